@@ -1,0 +1,81 @@
+"""The ``yarnspec`` command: one sub-command per job.
+
+Every user error (bad arguments, bad files) ends in one line on stderr naming the file, the
+place and the fault, and a non-zero exit; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from yarnspec.impl.errors import InputError
+
+from . import check as check_command
+from .conformance import runner
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (no usage dump) and exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"yarnspec: error: {self.prog}: {message}\n")
+
+
+def _cmd_conform(args: argparse.Namespace) -> int:
+    outcomes = runner.run_all(args.paths)
+    if args.json:
+        print(json.dumps(runner.to_json(outcomes), indent=2))
+    else:
+        for outcome in outcomes:
+            print(runner.format_line(outcome))
+            if args.verbose:
+                for warning in outcome.warnings:
+                    print(f"            warning: {warning}")
+        print(runner.summarise(outcomes).line)
+    return EXIT_FAILED if runner.summarise(outcomes).failed else EXIT_OK
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    return check_command.run(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = _Parser(prog="yarnspec", description="Model-checked specification of YARN scheduling.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    conform = sub.add_parser("conform", help="replay Hadoop's and Spark's own test cases kept as data")
+    conform.add_argument("paths", nargs="+", metavar="PATH", help="case files or folders of them")
+    conform.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
+    conform.add_argument("-v", "--verbose", action="store_true", help="also print warnings on explanatory keys")
+    conform.set_defaults(func=_cmd_conform)
+
+    check = sub.add_parser("check", help="run every built-in suite and print a table")
+    check_command.add_arguments(check)
+    check.set_defaults(func=_cmd_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``yarnspec`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except InputError as exc:
+        print(f"yarnspec: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("yarnspec: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""yarnspec.spec"""
