@@ -1,0 +1,1 @@
+"""The ProportionalCapacityPreemptionPolicy (inter-queue) of the CapacityScheduler."""

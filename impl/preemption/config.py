@@ -1,0 +1,126 @@
+"""The preemption monitor's settings: Hadoop's keys, defaults and validation (semantics A.1).
+
+:meth:`PreemptionConfig.from_properties` reads the real property names from any mapping of
+strings (a parsed ``capacity-scheduler.xml`` / ``yarn-site.xml``, or a case's ``conf``) and
+rejects bad values with one :class:`InputError` naming the source, the key and the value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from ..errors import InputError
+
+PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."
+UNDERUTILIZED = "yarn.scheduler.capacity.ordering-policy.priority-utilization.underutilized-preemption.enabled"
+LAZY = "yarn.scheduler.capacity.lazy-preemption-enabled"
+
+#: Named behaviours: ``hadoop-3`` is the current policy; ``hadoop-2.7.3`` is the one seed 002
+#: describes (reserved containers are taken first and there is no ignore-exclusivity pass).
+PolicyVariant = Literal["hadoop-3", "hadoop-2.7.3"]
+VARIANTS: tuple[PolicyVariant, ...] = ("hadoop-3", "hadoop-2.7.3")
+
+
+@dataclass(frozen=True)
+class PreemptionConfig:
+    """Every setting one ``edit_schedule`` round reads; defaults are the main code's."""
+
+    max_wait_before_kill_ms: int = 15000
+    monitoring_interval_ms: int = 3000
+    total_preemption_per_round: float = 0.1
+    natural_termination_factor: float = 0.2
+    max_ignored_over_capacity: float = 0.1
+    observe_only: bool = False
+    select_based_on_reserved_containers: bool = False
+    additional_res_balance_based_on_reserved_containers: bool = False
+    preemption_to_balance_enabled: bool = False
+    preemption_to_balance_max_wait_ms: int = 300000
+    conservative_drf: bool = False
+    intra_queue_enabled: bool = False
+    lazy_preemption_enabled: bool = False
+    underutilized_preemption_enabled: bool = False
+    variant: PolicyVariant = "hadoop-3"
+
+    @staticmethod
+    def from_properties(properties: Mapping[str, Any], source: str = "<configuration>", variant: PolicyVariant = "hadoop-3") -> PreemptionConfig:
+        """Read the settings from Hadoop property names; unknown keys are ignored (they belong
+        to other components), known keys with bad values raise :class:`InputError`."""
+        values: dict[str, Any] = {"variant": variant}
+        for key, (attribute, parse) in _KEYS.items():
+            if key in properties:
+                values[attribute] = parse(source, key, properties[key])
+        return PreemptionConfig(**values)
+
+    def replace(self, **changes: Any) -> PreemptionConfig:
+        """A copy with some settings changed."""
+        current = {f.name: getattr(self, f.name) for f in fields(self)}
+        current.update(changes)
+        return PreemptionConfig(**current)
+
+
+def _parse_bool(source: str, key: str, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "false"):
+        return text == "true"
+    raise InputError(source, key, f"expected true or false, found {raw!r}")
+
+
+def _parse_number(source: str, key: str, raw: Any) -> float:
+    if isinstance(raw, bool):
+        raise InputError(source, key, f"expected a number, found {raw!r}")
+    try:
+        value = float(str(raw).strip())
+    except ValueError:
+        raise InputError(source, key, f"expected a number, found {raw!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InputError(source, key, f"expected a finite number, found {raw!r}")
+    return value
+
+
+def _millis(source: str, key: str, raw: Any) -> int:
+    value = _parse_number(source, key, raw)
+    if value < 0 or value != int(value):
+        raise InputError(source, key, f"expected a whole number of milliseconds >= 0, found {raw!r}")
+    return int(value)
+
+
+def _fraction(low_open: bool) -> Callable[[str, str, Any], float]:
+    def parse(source: str, key: str, raw: Any) -> float:
+        value = _parse_number(source, key, raw)
+        if value < 0 or (low_open and value == 0):
+            bound = "> 0" if low_open else ">= 0"
+            raise InputError(source, key, f"expected a number {bound}, found {raw!r}")
+        return value
+
+    return parse
+
+
+_KEYS: dict[str, tuple[str, Callable[[str, str, Any], Any]]] = {
+    PREFIX + "max_wait_before_kill": ("max_wait_before_kill_ms", _millis),
+    PREFIX + "monitoring_interval": ("monitoring_interval_ms", _millis),
+    PREFIX + "total_preemption_per_round": ("total_preemption_per_round", _fraction(low_open=True)),
+    PREFIX + "natural_termination_factor": ("natural_termination_factor", _fraction(low_open=True)),
+    PREFIX + "max_ignored_over_capacity": ("max_ignored_over_capacity", _fraction(low_open=False)),
+    PREFIX + "observe_only": ("observe_only", _parse_bool),
+    PREFIX + "select_based_on_reserved_containers": ("select_based_on_reserved_containers", _parse_bool),
+    PREFIX + "additional_res_balance_based_on_reserved_containers": (
+        "additional_res_balance_based_on_reserved_containers",
+        _parse_bool,
+    ),
+    PREFIX + "preemption-to-balance-queue-after-satisfied.enabled": ("preemption_to_balance_enabled", _parse_bool),
+    PREFIX + "preemption-to-balance-queue-after-satisfied.max-wait-before-kill": (
+        "preemption_to_balance_max_wait_ms",
+        _millis,
+    ),
+    PREFIX + "conservative-drf": ("conservative_drf", _parse_bool),
+    PREFIX + "intra-queue-preemption.enabled": ("intra_queue_enabled", _parse_bool),
+    LAZY: ("lazy_preemption_enabled", _parse_bool),
+    UNDERUTILIZED: ("underutilized_preemption_enabled", _parse_bool),
+}
+
+#: The property names this module reads, for documentation and for the configuration reader.
+KNOWN_KEYS: tuple[str, ...] = tuple(_KEYS)

@@ -1,0 +1,1 @@
+"""Spark on YARN: locality hints, container placement, the AM allocator, task dispatch."""
