@@ -18,3 +18,9 @@ class InputError(Exception):
         self.fault = fault
         where = ": ".join(part for part in (source, place) if part)
         super().__init__(f"{where}: {fault}" if where else fault)
+
+
+class NotModelled(Exception):
+    """A feature of the real system that this model does not cover (for example intra-queue
+    preemption). Raised instead of giving a silently wrong answer; the message names the
+    feature and the setting that asked for it."""

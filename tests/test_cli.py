@@ -1,0 +1,66 @@
+"""The ``yarnspec`` command: argument errors are one line and exit 2; ``check`` prints a table."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from yarnspec.checks.cli import main
+
+from .conftest import CONFORMANCE_DIR
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "yarnspec.checks.cli", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        ((), "required: command"),
+        (("frobnicate",), "invalid choice"),
+        (("conform",), "PATH"),
+        (("conform", "/no/such/place"), "/no/such/place: no such file or folder"),
+        (("check", "--conformance"), "expected one argument"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...], fragment: str) -> None:
+    result = _run(*args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("yarnspec: error:")
+    assert fragment in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_check_with_missing_conformance_folder_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["check", "--conformance", str(tmp_path / "nowhere")])
+    assert status == 2
+    assert "conformance folder not found" in capsys.readouterr().err
+
+
+def test_check_prints_one_row_per_suite_and_a_closing_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["check", "--conformance", str(CONFORMANCE_DIR)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:4] == ["suite", "kind", "total", "passed"]
+    suites = [line.split()[0] for line in out[2:] if line.startswith(("conformance/", "properties/"))]
+    assert "conformance/hadoop-preemption" in suites
+    assert "conformance/spark-locality" in suites
+    closing = out[-1].split()
+    assert closing[1:] == ["passed,", closing[2], "failed,", closing[4], "unsupported"]
+    assert status == (1 if int(closing[2]) else 0)
+
+
+def test_check_json_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "--conformance", str(CONFORMANCE_DIR), "--json"])
+    document = json.loads(capsys.readouterr().out)
+    assert {row["suite"] for row in document["suites"]} >= {"conformance/hadoop-preemption", "conformance/spark-locality"}
+    for row in document["suites"]:
+        assert row["passed"] + row["failed"] + row["unsupported"] == row["total"]
