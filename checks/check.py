@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from .conformance import runner
 from .paths import default_conformance_dir
@@ -64,7 +65,7 @@ def _conformance_suite(family: str) -> Suite:
     return Suite(f"conformance/{family}", run)
 
 
-def raise_missing(family: str, base: Path | None) -> None:
+def raise_missing(family: str, base: Path | None) -> NoReturn:
     """Stop with a clear error when the conformance folder is not there."""
     from yarnspec.impl.errors import InputError
 

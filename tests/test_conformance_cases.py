@@ -17,7 +17,12 @@ from yarnspec.checks.conformance.outcome import Verdict
 from .conftest import CONFORMANCE_DIR
 
 #: case id -> a fragment the UNSUPPORTED reason must contain.
-ACCEPTED_UNSUPPORTED: dict[str, str] = {}
+ACCEPTED_UNSUPPORTED: dict[str, str] = {
+    # upstream asserts the policy object's leaf-queue name set, in prose only
+    "TestProportionalCapacityPreemptionPolicy.testLeafQueueNameExtraction": "asserts only prose",
+    # upstream asserts the Java policy object's re-read settings, in prose only
+    "TestProportionalCapacityPreemptionPolicy.testRefreshPreemptionProperties": "asserts only prose",
+}
 
 
 def _case_files() -> list[Path]:
