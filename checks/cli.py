@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
 from yarnspec.impl.errors import InputError
 
 from . import check as check_command
+from . import config_command
 from .conformance import runner
 
 EXIT_OK = 0
@@ -57,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     conform.add_argument("-v", "--verbose", action="store_true", help="also print warnings on explanatory keys")
     conform.set_defaults(func=_cmd_conform)
 
+    config = sub.add_parser(
+        "config", help="read and validate capacity-scheduler.xml / yarn-site.xml and print the queue tree"
+    )
+    config_command.add_arguments(config)
+    config.set_defaults(func=config_command.run)
+
     check = sub.add_parser("check", help="run every built-in suite and print a table")
     check_command.add_arguments(check)
     check.set_defaults(func=_cmd_check)
@@ -74,6 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("yarnspec: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (``yarnspec ... | head``): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     return status
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,16 @@ def test_check_json_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
     assert {row["suite"] for row in document["suites"]} >= {"conformance/hadoop-preemption", "conformance/spark-locality"}
     for row in document["suites"]:
         assert row["passed"] + row["failed"] + row["unsupported"] == row["total"]
+
+
+def test_a_closed_pipe_is_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``yarnspec ... | head -1`` stops quietly with 141 (regression: it raised BrokenPipeError)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    closed_pipe = open(write_end, "w", buffering=1)
+    monkeypatch.setattr(sys, "stdout", closed_pipe)
+    try:
+        assert main(["conform", str(CONFORMANCE_DIR)]) == 141
+    finally:
+        monkeypatch.undo()
+        closed_pipe.close()

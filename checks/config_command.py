@@ -1,0 +1,273 @@
+"""``yarnspec config FILE...``: read a real configuration, validate it, print what the model sees.
+
+FILE is a capacity-scheduler.xml and optionally a yarn-site.xml, in any order. The output is
+the queue tree (path, capacity, absolute capacity, maximum, labels, whether preemption is
+disabled, priority, AM share), each queue's capacities per node label, the effective
+preemption settings, the allocation limits and any warnings; ``--json`` prints the same as
+one document. With ``--partition`` (the cluster's partitions) the labels are checked against
+the cluster and each queue's guaranteed and maximum resources are added, as the preemption
+policy's snapshot would hold them. A fault in a file is an ``InputError`` (one line, exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
+
+from yarnspec.impl.cluster import Partition, Queue
+from yarnspec.impl.config.build import queues_for_snapshot
+from yarnspec.impl.config.capacity import NO_LABEL, LabelCapacity, QueueConfig
+from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.preemption.config import PreemptionConfig
+from yarnspec.impl.resources import Resource
+
+_PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>\d+):(?P<vcores>\d+)(?::(?P<kind>exclusive|non-exclusive))?")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The sub-command's arguments."""
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help="capacity-scheduler.xml and optionally yarn-site.xml, in any order"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+    parser.add_argument(
+        "-D",
+        "--define",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a system property for ${NAME} in values (repeatable)",
+    )
+    parser.add_argument(
+        "--partition",
+        action="append",
+        default=[],
+        metavar="LABEL=MEMORY:VCORES[:non-exclusive]",
+        help="a partition of the cluster, LABEL empty for the default one (repeatable); adds each "
+        "queue's guaranteed and maximum resources",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, validate and print; returns the exit status (an ``InputError`` propagates)."""
+    system_properties = parse_definitions(args.define)
+    partitions = parse_partitions(args.partition)
+    known_labels = [p.name for p in partitions] if partitions else None
+    conf = load_scheduler_configuration(args.files, system_properties=system_properties, known_labels=known_labels)
+    queues = queues_for_snapshot(conf, partitions) if partitions else []
+    if args.json:
+        print(json.dumps(to_json(conf, queues), indent=2))
+    else:
+        print(format_report(conf, queues))
+    return 0
+
+
+def parse_definitions(items: Sequence[str]) -> dict[str, str]:
+    """``NAME=VALUE`` items of ``-D`` to a mapping."""
+    result: dict[str, str] = {}
+    for item in items:
+        name, equals, value = item.partition("=")
+        if not equals or not name.strip():
+            raise InputError("command line", "-D", f"expected NAME=VALUE, found {item!r}")
+        result[name.strip()] = value
+    return result
+
+
+def parse_partitions(items: Sequence[str]) -> list[Partition]:
+    """``LABEL=MEMORY:VCORES[:non-exclusive]`` items of ``--partition`` (the default partition
+    ``""`` is always exclusive in Hadoop)."""
+    partitions = []
+    for item in items:
+        match = _PARTITION.fullmatch(item.strip())
+        if match is None:
+            raise InputError(
+                "command line", "--partition", f"expected LABEL=MEMORY:VCORES[:non-exclusive], found {item!r}"
+            )
+        label = match["label"].strip()
+        exclusive = match["kind"] != "non-exclusive"
+        if label == NO_LABEL and not exclusive:
+            raise InputError("command line", "--partition", f"the default partition is always exclusive: {item!r}")
+        partitions.append(Partition(label, Resource.of(int(match["memory"]), int(match["vcores"])), exclusive))
+    return partitions
+
+
+# -- text ------------------------------------------------------------------------------------
+
+
+def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = ()) -> str:
+    """The whole text report."""
+    lines = [f"Files (in merge order): {', '.join(conf.sources)}", "", "Queues"]
+    lines += _table(
+        ["path", "capacity", "abs cap %", "max", "abs max %", "labels", "preemption", "priority", "AM %", "state"],
+        [_queue_row(conf, q) for q in conf.queues],
+    )
+    label_rows = [_label_row(q, label) for q in conf.queues for label in q.labels if label != NO_LABEL]
+    if label_rows:
+        lines += ["", "Node label capacities"]
+        lines += _table(["path", "label", "capacity", "abs cap %", "max", "abs max %"], label_rows)
+    if queues:
+        lines += ["", "Guaranteed and maximum resources <memory, vcores> per partition"]
+        rows = [
+            [q.path, _label_name(name), str(part.guaranteed), str(part.maximum)]
+            for q in queues
+            for name, part in q.partitions.items()
+        ]
+        lines += _table(["path", "partition", "guaranteed", "maximum"], rows)
+    lines += ["", "Scheduler"]
+    lines.append(f"  resource calculator: {conf.calculator}")
+    lines.append(f"  node labels enabled: {_yes(conf.node_labels_enabled)}")
+    lines.append(f"  allocation: minimum {conf.allocation.minimum}, maximum {conf.allocation.maximum}")
+    lines += ["", "Preemption"]
+    lines.append(f"  monitor enabled: {_yes(conf.monitor_enabled)}")
+    lines.append(f"  policies: {', '.join(conf.monitor_policies)}")
+    active = "yes" if conf.preemption_active else "no: the monitor does not run the preemption policy"
+    lines.append(f"  preemption active: {active}")
+    defaults = PreemptionConfig()
+    for name, value in _settings(conf.preemption).items():
+        note = "" if value == getattr(defaults, name) else "  (set)"
+        lines.append(f"  {name}: {_value(value)}{note}")
+    if conf.warnings:
+        lines += ["", "Warnings"]
+        lines += [f"  {warning}" for warning in conf.warnings]
+    return "\n".join(lines)
+
+
+def _queue_row(conf: SchedulerConfiguration, queue: QueueConfig) -> list[str]:
+    default = queue.at(NO_LABEL)
+    labels = ",".join(sorted(queue.accessible_labels)) or "-"
+    if queue.default_label_expression:
+        labels += f" (default {queue.default_label_expression})"
+    disabled = conf.preemption_disabled(queue.path)
+    preemption = "disabled" if disabled else "on"
+    if disabled and not queue.disable_preemption:
+        preemption = "disabled (monitor off)"
+    return [
+        queue.path,
+        str(default.capacity),
+        _percent(default.absolute),
+        str(default.maximum),
+        _percent(default.absolute_maximum),
+        labels,
+        preemption,
+        str(queue.priority),
+        _percent(queue.max_am_percent),
+        queue.state,
+    ]
+
+
+def _label_row(queue: QueueConfig, label: str) -> list[str]:
+    capacity = queue.at(label)
+    return [
+        queue.path,
+        label,
+        str(capacity.capacity),
+        _percent(capacity.absolute),
+        str(capacity.maximum),
+        _percent(capacity.absolute_maximum),
+    ]
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
+    return ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [headers, *rows]]
+
+
+def _percent(fraction: float | None) -> str:
+    """A share as a percentage with at most 3 decimals; ``-`` when it depends on the cluster."""
+    if fraction is None:
+        return "-"
+    text = f"{fraction * 100:.3f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def _label_name(label: str) -> str:
+    return label if label else '""'
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return _yes(value)
+    return str(value)
+
+
+def _settings(config: PreemptionConfig) -> dict[str, Any]:
+    return {f.name: getattr(config, f.name) for f in fields(config)}
+
+
+# -- JSON ------------------------------------------------------------------------------------
+
+
+def to_json(conf: SchedulerConfiguration, queues: Sequence[Queue] = ()) -> dict[str, Any]:
+    """The report as plain JSON values."""
+    document: dict[str, Any] = {
+        "sources": list(conf.sources),
+        "queues": [_queue_json(conf, q) for q in conf.queues],
+        "resource_calculator": conf.calculator,
+        "node_labels_enabled": conf.node_labels_enabled,
+        "allocation": {
+            "minimum": _resource_json(conf.allocation.minimum),
+            "maximum": _resource_json(conf.allocation.maximum),
+        },
+        "preemption": {
+            "monitor_enabled": conf.monitor_enabled,
+            "policies": list(conf.monitor_policies),
+            "active": conf.preemption_active,
+            "settings": _settings(conf.preemption),
+        },
+        "warnings": list(conf.warnings),
+    }
+    if queues:
+        document["resources"] = {
+            q.path: {
+                name: {"guaranteed": _resource_json(part.guaranteed), "maximum": _resource_json(part.maximum)}
+                for name, part in q.partitions.items()
+            }
+            for q in queues
+        }
+    return document
+
+
+def _queue_json(conf: SchedulerConfiguration, queue: QueueConfig) -> dict[str, Any]:
+    return {
+        "path": queue.path,
+        "parent": queue.parent,
+        "children": list(queue.children),
+        "leaf": queue.leaf,
+        "mode": queue.mode,
+        "state": queue.state,
+        "labels": {label: _label_json(capacity) for label, capacity in queue.labels.items()},
+        "accessible_labels": sorted(queue.accessible_labels),
+        "default_label_expression": queue.default_label_expression,
+        "disable_preemption": queue.disable_preemption,
+        "preemption_disabled": conf.preemption_disabled(queue.path),
+        "priority": queue.priority,
+        "relative_priority": conf.relative_priority(queue.path),
+        "ordering_policy": queue.ordering_policy,
+        "max_am_percent": queue.max_am_percent,
+        "minimum_user_limit_percent": queue.minimum_user_limit_percent,
+        "user_limit_factor": queue.user_limit_factor,
+    }
+
+
+def _label_json(capacity: LabelCapacity) -> dict[str, Any]:
+    return {
+        "capacity": str(capacity.capacity),
+        "maximum": str(capacity.maximum),
+        "relative": capacity.relative,
+        "relative_maximum": capacity.relative_maximum,
+        "absolute": capacity.absolute,
+        "absolute_maximum": capacity.absolute_maximum,
+    }
+
+
+def _resource_json(resource: Resource) -> dict[str, int]:
+    return {"memory": resource.memory, "vcores": resource.vcores}

@@ -1,0 +1,218 @@
+"""The whole scheduler configuration read from ``capacity-scheduler.xml`` and ``yarn-site.xml``.
+
+The ResourceManager's CapacityScheduler sees one configuration: yarn-site.xml with
+capacity-scheduler.xml loaded on top (so the latter wins, unless a yarn-site.xml property is
+final). :func:`load_scheduler_configuration` therefore accepts the files in any order, tells
+them apart (by name, else by content: a file listing ``yarn.scheduler.capacity.root.queues`` is
+a capacity-scheduler.xml) and merges yarn-site files first. It then reads the queue tree
+(:mod:`.capacity`), the resource calculator, the preemption monitor (its switch, its policies
+and :class:`PreemptionConfig`, whose keys may sit in either file), node labels and allocation
+limits, each bad value an :class:`InputError` naming file, line, property and value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..calculator import CALCULATOR_CLASSES, CalculatorName
+from ..errors import InputError
+from ..preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
+from ..preemption.config import PolicyVariant, PreemptionConfig
+from ..resources import Resource
+from .capacity import PREFIX, ROOT, QueueTree, read_queue_tree
+from .hadoop_xml import ConfigurationFile, HadoopConfiguration, read_configuration_file
+
+CALCULATOR_KEY = PREFIX + "resource-calculator"
+DEFAULT_CALCULATOR_CLASS = "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"
+SCHEDULER_CLASS_KEY = "yarn.resourcemanager.scheduler.class"
+CAPACITY_SCHEDULER_CLASS = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"
+MONITOR_ENABLE_KEY = "yarn.resourcemanager.scheduler.monitor.enable"
+MONITOR_POLICIES_KEY = "yarn.resourcemanager.scheduler.monitor.policies"
+PREEMPTION_POLICY_CLASS = "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy"
+NODE_LABELS_KEY = "yarn.node-labels.enabled"
+
+#: ``(key, default)`` of the four scheduler allocation limits (Hadoop 3 defaults).
+MIN_MEMORY = ("yarn.scheduler.minimum-allocation-mb", 1024)
+MIN_VCORES = ("yarn.scheduler.minimum-allocation-vcores", 1)
+MAX_MEMORY = ("yarn.scheduler.maximum-allocation-mb", 8192)
+MAX_VCORES = ("yarn.scheduler.maximum-allocation-vcores", 4)
+
+FileKind = Literal["capacity-scheduler", "yarn-site"]
+
+
+@dataclass(frozen=True)
+class AllocationLimits:
+    """The smallest and largest container the scheduler hands out."""
+
+    minimum: Resource
+    maximum: Resource
+
+
+@dataclass(frozen=True)
+class SchedulerConfiguration:
+    """Everything yarnspec reads from a real configuration.
+
+    ``properties`` is the merged file content, kept to point at a property in later messages
+    (for example a label the cluster does not have, see :mod:`.build`).
+    """
+
+    queues: QueueTree
+    calculator: CalculatorName
+    preemption: PreemptionConfig
+    monitor_enabled: bool
+    monitor_policies: tuple[str, ...]
+    node_labels_enabled: bool
+    allocation: AllocationLimits
+    properties: HadoopConfiguration
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The files read, in merge order."""
+        return self.properties.sources
+
+    @property
+    def preemption_active(self) -> bool:
+        """Whether the ResourceManager runs the preemption policy at all."""
+        return self.monitor_enabled and PREEMPTION_POLICY_CLASS in self.monitor_policies
+
+    def preemption_disabled(self, path: str) -> bool:
+        """The queue's effective ``preemptionDisabled``: Hadoop treats every queue as
+        non-preemptable while the scheduler monitor is off, else the queue's own (inherited)
+        ``disable_preemption`` decides."""
+        return not self.monitor_enabled or self.queues[path].disable_preemption
+
+    def relative_priority(self, path: str) -> int:
+        """The priority the policy compares (semantics A.2): the queue's priority when its
+        parent orders children by ``priority-utilization``, else 0."""
+        queue = self.queues[path]
+        if queue.parent is None or self.queues[queue.parent].ordering_policy != "priority-utilization":
+            return 0
+        return queue.priority
+
+
+def load_scheduler_configuration(
+    paths: Sequence[str | Path],
+    *,
+    system_properties: Mapping[str, str] | None = None,
+    environment: Mapping[str, str] | None = None,
+    known_labels: Collection[str] | None = None,
+    variant: PolicyVariant = "hadoop-3",
+) -> SchedulerConfiguration:
+    """Read the files (in any order) and build the validated configuration.
+
+    ``system_properties`` and ``environment`` resolve ``${name}`` and ``${env.NAME}``;
+    ``known_labels``, when given, are the cluster's node labels and every label named must be
+    one of them. ``variant`` selects the preemption policy's named behaviour.
+    """
+    files = [read_configuration_file(path) for path in paths]
+    conf = merge_in_hadoop_order(files, system_properties=system_properties, environment=environment)
+    return scheduler_configuration(conf, known_labels=known_labels, variant=variant)
+
+
+def file_kind(conf_file: ConfigurationFile) -> FileKind:
+    """Which file this is: by name when it says, else by content."""
+    name = Path(conf_file.source).name
+    if "capacity-scheduler" in name:
+        return "capacity-scheduler"
+    if "yarn-site" in name:
+        return "yarn-site"
+    return "capacity-scheduler" if PREFIX + ROOT + ".queues" in conf_file.names() else "yarn-site"
+
+
+def merge_in_hadoop_order(
+    files: Sequence[ConfigurationFile],
+    *,
+    system_properties: Mapping[str, str] | None = None,
+    environment: Mapping[str, str] | None = None,
+) -> HadoopConfiguration:
+    """Merge yarn-site files first, then capacity-scheduler files (each group in the given
+    order), as the ResourceManager layers them."""
+    ordered = [f for f in files if file_kind(f) == "yarn-site"] + [
+        f for f in files if file_kind(f) == "capacity-scheduler"
+    ]
+    if not any(file_kind(f) == "capacity-scheduler" for f in files):
+        names = ", ".join(f.source for f in files) or "no files"
+        raise InputError(
+            names, "", f"no capacity-scheduler.xml given: no file defines {PREFIX}{ROOT}.queues"
+        )
+    return HadoopConfiguration.merge(ordered, system_properties=system_properties, environment=environment)
+
+
+def scheduler_configuration(
+    conf: HadoopConfiguration,
+    *,
+    known_labels: Collection[str] | None = None,
+    variant: PolicyVariant = "hadoop-3",
+) -> SchedulerConfiguration:
+    """The validated configuration of an already merged set of properties."""
+    _check_scheduler_class(conf)
+    calculator = _calculator(conf)
+    queues = read_queue_tree(conf, calculator, known_labels)
+    monitor_enabled = conf.get_bool(MONITOR_ENABLE_KEY, False)
+    policies = tuple(p for p in conf.get_strings(MONITOR_POLICIES_KEY) or [PREEMPTION_POLICY_CLASS] if p)
+    node_labels = conf.get_bool(NODE_LABELS_KEY, False)
+    warnings = list(queues.warnings)
+    if queues.labels and not node_labels:
+        warnings.append(
+            f"queues have settings for node labels ({', '.join(queues.labels)}) but {NODE_LABELS_KEY} "
+            "is not true in the files given: Hadoop then has no labelled nodes"
+        )
+    if monitor_enabled and PREEMPTION_POLICY_CLASS not in policies:
+        warnings.append(
+            f"{conf.location(MONITOR_POLICIES_KEY)}: {MONITOR_POLICIES_KEY}: the monitor is on but does not "
+            "run ProportionalCapacityPreemptionPolicy, so nothing is preempted"
+        )
+    return SchedulerConfiguration(
+        queues=queues,
+        calculator=calculator,
+        preemption=_preemption(conf, variant),
+        monitor_enabled=monitor_enabled,
+        monitor_policies=policies,
+        node_labels_enabled=node_labels,
+        allocation=_allocation(conf),
+        properties=conf,
+        warnings=tuple(warnings),
+    )
+
+
+def _check_scheduler_class(conf: HadoopConfiguration) -> None:
+    value = conf.get_trimmed(SCHEDULER_CLASS_KEY)
+    if value is not None and value != CAPACITY_SCHEDULER_CLASS:
+        raise conf.invalid(SCHEDULER_CLASS_KEY, f"not modelled: yarnspec models the CapacityScheduler ({CAPACITY_SCHEDULER_CLASS})")
+
+
+def _calculator(conf: HadoopConfiguration) -> CalculatorName:
+    value = conf.get_trimmed(CALCULATOR_KEY) or DEFAULT_CALCULATOR_CLASS
+    if value not in CALCULATOR_CLASSES:
+        raise conf.invalid(CALCULATOR_KEY, f"expected one of {', '.join(CALCULATOR_CLASSES)}")
+    return CALCULATOR_CLASSES[value]
+
+
+def _preemption(conf: HadoopConfiguration, variant: PolicyVariant) -> PreemptionConfig:
+    """:meth:`PreemptionConfig.from_properties` on the substituted values; its error is moved to
+    the file and line of the offending property."""
+    values = {key: conf.get(key) for key in PREEMPTION_KEYS if key in conf}
+    try:
+        return PreemptionConfig.from_properties(values, source="<configuration>", variant=variant)
+    except InputError as exc:
+        raise conf.error(exc.place, exc.fault) from None
+
+
+def _allocation(conf: HadoopConfiguration) -> AllocationLimits:
+    """The limits, each >= 0, and neither maximum below its minimum."""
+    amounts = {}
+    for key, default in (MIN_MEMORY, MIN_VCORES, MAX_MEMORY, MAX_VCORES):
+        amounts[key] = conf.get_int(key, default)
+        if amounts[key] < 0:
+            raise conf.invalid(key, "expected a whole number >= 0")
+    for (low_key, _), (high_key, _) in ((MIN_MEMORY, MAX_MEMORY), (MIN_VCORES, MAX_VCORES)):
+        if amounts[high_key] < amounts[low_key]:
+            raise conf.invalid(high_key, f"the maximum is below {low_key}={amounts[low_key]}")
+    return AllocationLimits(
+        minimum=Resource.of(amounts[MIN_MEMORY[0]], amounts[MIN_VCORES[0]]),
+        maximum=Resource.of(amounts[MAX_MEMORY[0]], amounts[MAX_VCORES[0]]),
+    )
