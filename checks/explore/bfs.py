@@ -1,0 +1,285 @@
+"""Breadth-first exhaustive search of a transition system (the explorer's main entry point).
+
+:func:`explore` visits every reachable state level by level, remembers each by its canonical
+form (the state itself, or :meth:`TransitionSystem.canonical` with symmetry on), checks the
+invariants on each new state and deadlock on each expanded one, and stops at the first
+violation. Because the search is breadth first, that violation's trace is a shortest one.
+
+Memory: the store is a set of canonical states (exact, so no fingerprint collisions) plus,
+per state, the index of its parent and the position of the step from the parent in the
+parent's successor list (two 4-byte array entries). A trace is rebuilt by walking the parent
+indices back to an initial state and re-executing the recorded positions forward, which gives
+concrete states and actions (with symmetry on, the states actually expanded, not canonical
+representatives).
+
+Progress properties need the whole graph, so when a model has them the search also records
+every expansion and hands the graph to :mod:`.liveness`; symmetry is then turned off (see
+:func:`explore`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from array import array
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.transition_system import TransitionSystem, first_violation
+
+from . import liveness
+from .arguments import whole_number
+from .progress import ProgressLine
+from .result import ExploreResult, PropertyResult, Stats, Verdict, peak_rss_bytes
+from .trace import Trace, build_trace
+
+_ROOT = 0xFFFFFFFF
+_REPORT_EVERY = 1024
+
+SYMMETRY_OFF_FOR_LIVENESS = (
+    "symmetry turned off: the model has progress properties, and the quotient by symmetry does not "
+    "preserve weak fairness of action classes, so every state is explored as it is"
+)
+
+
+@dataclass
+class _Search:
+    """The working state of one breadth-first search."""
+
+    model: TransitionSystem[Any, Any]
+    symmetry: bool
+    max_depth: int | None
+    max_states: int | None
+    deadlock: bool
+    record: bool
+    progress_line: ProgressLine
+    initial: list[Any] = field(default_factory=list)
+    seen: set[Hashable] = field(default_factory=set)
+    parent: array[int] = field(default_factory=lambda: array("I"))
+    position: array[int] = field(default_factory=lambda: array("I"))
+    expansions: list[tuple[Any, list[tuple[Any, Any]]]] = field(default_factory=list)
+    transitions: int = 0
+    depth: int = 0
+    complete_depth: int = 0
+    truncated: bool = False
+    violation: tuple[int, str, str, str] | None = None  # (index, kind, name, message)
+
+    def run(self) -> None:
+        """Search until done, a bound is reached, or a violation is found."""
+        model = self.model
+        invariants = tuple(model.invariants())
+        canonical = model.canonical if self.symmetry else None
+        successors = model.successors
+        seen, seen_add = self.seen, self.seen.add
+        parent_append, position_append = self.parent.append, self.position.append
+        record = self.expansions.append if self.record else None
+        room = sys.maxsize if self.max_states is None else self.max_states
+
+        frontier: list[Any] = []
+        self.initial = list(model.initial_states())
+        if not self.initial:
+            raise InputError(model.name, "initial_states", "the model has no initial state")
+        for place, state in enumerate(self.initial):
+            key = state if canonical is None else canonical(state)
+            if key in seen:
+                continue
+            if room <= 0:
+                raise InputError("explore", "max_states", f"{self.max_states} is below the number of initial states")
+            room -= 1
+            seen_add(key)
+            parent_append(_ROOT)
+            position_append(place)
+            frontier.append(state)
+            fault = first_violation(invariants, state) if invariants else None
+            if fault is not None:
+                self.violation = (len(seen) - 1, "invariant", *fault)
+                return
+
+        index = 0  # the index of the state being expanded (indices follow insertion order)
+        depth = 0
+        while frontier and not self.truncated:
+            if self.max_depth is not None and depth >= self.max_depth:
+                room = 0  # expand to count transitions and find deadlocks, store nothing new
+            self.complete_depth = depth
+            level_start = index
+            following: list[Any] = []
+            push = following.append
+            for state in frontier:
+                successor_list = successors(state)
+                if record is not None:
+                    successor_list = list(successor_list)
+                    record((state, successor_list))
+                place = 0
+                for _action, target in successor_list:
+                    key = target if canonical is None else canonical(target)
+                    if key not in seen:
+                        if room <= 0:
+                            self.truncated = True
+                        else:
+                            room -= 1
+                            seen_add(key)
+                            parent_append(index)
+                            position_append(place)
+                            push(target)
+                            fault = first_violation(invariants, target) if invariants else None
+                            if fault is not None:
+                                self.violation = (len(seen) - 1, "invariant", *fault)
+                                self.transitions += place + 1
+                                self.depth = depth + 1
+                                return
+                    place += 1
+                self.transitions += place
+                if place == 0 and self.deadlock:
+                    self.violation = (index, "deadlock", "deadlock", "no action is enabled")
+                    self.depth = depth + (1 if following else 0)
+                    return
+                index += 1
+                if not index % _REPORT_EVERY:
+                    self.progress_line.update(len(seen), depth, len(frontier) - (index - level_start) + len(following))
+            if following:
+                depth += 1
+            frontier = following
+        self.depth = depth
+
+    def path_to(self, index: int) -> tuple[list[Any], list[Any]]:
+        """The concrete states and actions from an initial state to the state stored at ``index``."""
+        chain = []
+        while index != _ROOT:
+            chain.append(index)
+            index = self.parent[index]
+        chain.reverse()
+        states = [self.initial[self.position[chain[0]]]]
+        actions = []
+        for step in chain[1:]:
+            action, state = list(self.model.successors(states[-1]))[self.position[step]]
+            actions.append(action)
+            states.append(state)
+        return states, actions
+
+    def store_bytes(self) -> int:
+        """The bytes held by the visited-state store: the set, its keys, the parent links."""
+        links = self.parent.itemsize * len(self.parent) + self.position.itemsize * len(self.position)
+        return sys.getsizeof(self.seen) + _keys_bytes(self.seen) + links
+
+
+def _keys_bytes(keys: set[Hashable]) -> int:
+    """The bytes of the keys themselves: exact for ints, else the deep size of a sample of
+    at most 10,000 keys, scaled (objects shared by all states, like small ints, are free)."""
+    if not keys:
+        return 0
+    stride = len(keys) // 10_000 + 1
+    sample = [key for i, key in enumerate(keys) if i % stride == 0]
+    if all(type(key) is int for key in sample):
+        return sum(map(sys.getsizeof, keys))
+    return round(sum(_deep_size(key, set()) for key in sample) * len(keys) / len(sample))
+
+
+def _deep_size(value: object, counted: set[int]) -> int:
+    if value is None or isinstance(value, bool) or (type(value) is int and -5 <= value <= 256) or id(value) in counted:
+        return 0
+    counted.add(id(value))
+    size = sys.getsizeof(value)
+    if isinstance(value, (tuple, list, frozenset, set)):
+        size += sum(_deep_size(item, counted) for item in value)
+    elif isinstance(value, dict):
+        size += sum(_deep_size(k, counted) + _deep_size(v, counted) for k, v in value.items())
+    elif hasattr(value, "__dict__"):
+        size += _deep_size(vars(value), counted)
+    elif hasattr(value, "__slots__"):
+        size += sum(_deep_size(getattr(value, slot, None), counted) for slot in value.__slots__)
+    return size
+
+
+def explore(
+    model: TransitionSystem[Any, Any],
+    *,
+    max_depth: int | None = None,
+    max_states: int | None = None,
+    symmetry: bool = False,
+    deadlock: bool = True,
+    check_progress: bool = True,
+    show_progress: bool | None = None,
+) -> ExploreResult:
+    """Explore ``model`` breadth first and check its invariants, deadlock and progress.
+
+    ``max_depth`` bounds the steps from an initial state, ``max_states`` the distinct states
+    stored; when either cuts the search short the verdict says "bounded" and how far it got.
+    ``symmetry`` remembers states by :meth:`TransitionSystem.canonical`; it is turned off (and
+    a note says so) when progress properties are checked. ``deadlock=False`` accepts states
+    with no enabled action. ``check_progress=False`` skips the progress properties.
+    ``show_progress`` draws a live line on stderr (default: when stderr is a terminal).
+    """
+    if max_depth is not None:
+        whole_number("explore", "max_depth", max_depth, 0)
+    if max_states is not None:
+        whole_number("explore", "max_states", max_states, 1)
+    properties = tuple(model.progress()) if check_progress else ()
+    notes = []
+    if symmetry and properties:
+        symmetry = False
+        notes.append(SYMMETRY_OFF_FOR_LIVENESS)
+    line = ProgressLine(enabled=show_progress)
+    search = _Search(model, symmetry, max_depth, max_states, deadlock, bool(properties), line)
+    started, cpu_started = time.perf_counter(), time.process_time()
+    try:
+        search.run()
+    finally:
+        line.close()
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
+
+    violation: Trace | None = None
+    if search.violation is not None:
+        index, kind, name, message = search.violation
+        states, actions = search.path_to(index)
+        violation = build_trace(model, kind, name, message, states, actions)
+        verdict = Verdict.violated()
+    elif search.truncated:
+        verdict = Verdict.bounded(search.complete_depth, len(search.seen))
+    else:
+        verdict = Verdict.holds()
+
+    results = _check_properties(model, search, properties, violation is not None)
+    if any(result.counterexample is not None for result in results):
+        verdict = Verdict.violated()
+    distinct = len(search.seen)
+    store = search.store_bytes()
+    stats = Stats(
+        distinct_states=distinct,
+        transitions=search.transitions,
+        depth=search.depth,
+        seconds=round(seconds, 6),
+        cpu_seconds=round(cpu_seconds, 6),
+        states_per_second=round(distinct / seconds, 1) if seconds > 0 else 0.0,
+        store_bytes=store,
+        bytes_per_state=round(store / distinct, 1) if distinct else 0.0,
+        peak_rss_bytes=peak_rss_bytes(),
+        symmetry=symmetry,
+    )
+    return ExploreResult(
+        model.name, dict(model.parameters), model.variant, verdict, violation, results, stats, tuple(notes)
+    )
+
+
+def _check_properties(
+    model: TransitionSystem[Any, Any], search: _Search, properties: Iterable[Any], stopped: bool
+) -> tuple[PropertyResult, ...]:
+    """One result per progress property, from the graph the search recorded."""
+    results = []
+    graph = None if stopped else liveness.StateGraph.build(search.initial, search.expansions)
+    for prop in properties:
+        trace = None
+        if graph is None:
+            verdict = Verdict.unchecked("the search stopped at a safety violation")
+        elif (lasso := liveness.find_lasso(graph, prop, model.action_class)) is not None:
+            trace = build_trace(
+                model, "progress", prop.name, lasso.message, lasso.states, lasso.actions, lasso.loop_start
+            )
+            verdict = Verdict.violated()
+        elif search.truncated:
+            verdict = Verdict.bounded(search.complete_depth, len(search.seen))
+        else:
+            verdict = Verdict.holds()
+        results.append(PropertyResult(prop.name, prop.describe(), verdict, trace))
+    return tuple(results)
