@@ -3,16 +3,20 @@
 ``DefaultResourceCalculator`` looks at memory only; ``DominantResourceCalculator`` (DRF)
 compares dominant shares of a reference ("cluster") resource. The operations and their
 rounding are those of semantics A.13; the policy never compares resources any other way.
+
+Java number rules are kept where they change results: shares in ``double`` or ``float`` as
+Hadoop computes them, IEEE division by zero (Infinity / NaN instead of an exception), and the
+saturating ``(long)`` cast.
 """
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from operator import gt, lt, truediv
 from typing import Literal
 
-from .resources import Resource, f32, java_float_div
+from .resources import Resource, f32, java_ceil_long, java_double_div, java_float_div, java_long
 
 CalculatorName = Literal["default", "dominant"]
 
@@ -34,7 +38,8 @@ class ResourceCalculator(ABC):
 
     @abstractmethod
     def divide(self, ref: Resource, a: Resource, b: Resource) -> float:
-        """``a / b`` as a Java float (used for the queue ratio ``ideal / guaranteed``)."""
+        """``a / b`` as a Java float (used for the queue ratio ``ideal / guaranteed`` and the
+        per-level scaling factor)."""
 
     @abstractmethod
     def ratio(self, a: Resource, b: Resource) -> float:
@@ -55,6 +60,12 @@ class ResourceCalculator(ABC):
     @abstractmethod
     def multiply_round_up(self, r: Resource, factor: float | Sequence[float]) -> Resource:
         """``roundUp(r x factor)``: the offer of the fixpoint and the natural-termination amount."""
+
+    def contributes(self, ref: Resource, amount: Resource, size: Resource) -> bool:
+        """Whether taking ``size`` off ``amount`` lowers its positive part:
+        ``componentwiseMax(amount - size, 0) < componentwiseMax(amount, 0)`` (the FIFO
+        selector's "positive contribution" test, semantics A.8)."""
+        return self.less(ref, (amount - size).clamp_min_zero(), amount.clamp_min_zero())
 
     def less(self, ref: Resource, a: Resource, b: Resource) -> bool:
         """``a < b``."""
@@ -80,6 +91,9 @@ class ResourceCalculator(ABC):
         """The larger of the two whole resources (``a`` on a tie, as Hadoop ``Resources.max``)."""
         return a if self.compare(ref, a, b) >= 0 else b
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
 
 class DefaultCalculator(ResourceCalculator):
     """Memory only (Hadoop ``DefaultResourceCalculator``)."""
@@ -87,29 +101,42 @@ class DefaultCalculator(ResourceCalculator):
     name: CalculatorName = "default"
 
     def compare(self, ref: Resource, a: Resource, b: Resource) -> int:
-        return (a.memory > b.memory) - (a.memory < b.memory)
+        """By memory alone; ``ref`` is ignored."""
+        x, y = a.values[0], b.values[0]
+        return (x > y) - (x < y)
 
     def divide(self, ref: Resource, a: Resource, b: Resource) -> float:
+        """``(float) a.memory / b.memory`` (Infinity or NaN when ``b.memory`` is 0)."""
         return java_float_div(a.memory, b.memory)
 
     def ratio(self, a: Resource, b: Resource) -> float:
+        """``(float) a.memory / b.memory``."""
         return java_float_div(a.memory, b.memory)
 
+    def contributes(self, ref: Resource, amount: Resource, size: Resource) -> bool:
+        """``max(amount.memory - size.memory, 0) < max(amount.memory, 0)``."""
+        left = amount.values[0]
+        return max(left - size.values[0], 0) < max(left, 0)
+
     def fits_in(self, a: Resource, b: Resource) -> bool:
+        """``a.memory <= b.memory``."""
         return a.memory <= b.memory
 
     def any_major_positive(self, r: Resource) -> bool:
+        """Memory > 0."""
         return r.memory > 0
 
     def any_major_nonpositive(self, r: Resource) -> bool:
+        """Memory <= 0."""
         return r.memory <= 0
 
     def multiply_round_up(self, r: Resource, factor: float | Sequence[float]) -> Resource:
-        """Memory ``(long)(memory x f + 0.5)``; vcores become 1 when memory > 0, else 0
-        (semantics A.13; vcores never matter to this calculator)."""
+        """Memory ``(long)(memory x f + 0.5)`` (half up; ``f`` is the memory factor); vcores
+        become 1 when that memory is > 0, else 0; any further type 0 (semantics A.13, Hadoop
+        ``createResource(memory)``). The vector keeps the width of ``r``."""
         f = factor if isinstance(factor, (int, float)) else factor[0]
-        memory = math.floor(r.memory * f + 0.5)
-        return Resource.of(memory, 1 if memory > 0 else 0)
+        memory = java_long(r.memory * f + 0.5)
+        return Resource((memory, 1 if memory > 0 else 0) + (0,) * max(0, len(r) - 2))
 
 
 class DominantCalculator(ResourceCalculator):
@@ -119,61 +146,84 @@ class DominantCalculator(ResourceCalculator):
 
     def compare(self, ref: Resource, a: Resource, b: Resource) -> int:
         """Semantics A.13: equal resources compare 0; with a zero component in ``ref``, the
-        componentwise dominance rule; otherwise shares of ``ref`` compared largest first (with
-        two types: the larger shares, then the smaller)."""
-        if a.values == b.values or _padded(a, len(b)) == _padded(b, len(a)):
+        componentwise dominance rule; otherwise shares of ``ref`` (in double) compared largest
+        first (with two types: the larger shares, then the smaller)."""
+        av, bv, rv = a.values, b.values, ref.values
+        width = len(rv)
+        if len(av) != width or len(bv) != width:
+            width = max(width, len(av), len(bv))
+            av = av + (0,) * (width - len(av))
+            bv = bv + (0,) * (width - len(bv))
+            rv = rv + (0,) * (width - len(rv))
+        if av == bv:
             return 0
-        width = max(len(ref), len(a), len(b))
-        if any(ref.get(i) == 0 for i in range(width)):
-            a_bigger = any(a.get(i) > b.get(i) for i in range(width))
-            b_bigger = any(a.get(i) < b.get(i) for i in range(width))
-            if a_bigger and not b_bigger:
-                return 1
-            if b_bigger and not a_bigger:
-                return -1
+        if 0 in rv:
+            a_bigger = any(map(gt, av, bv))
+            b_bigger = any(map(lt, av, bv))
+            if a_bigger == b_bigger:
+                return 0
+            return 1 if a_bigger else -1
+        if width == 2:
+            a0, a1, b0, b1 = av[0] / rv[0], av[1] / rv[1], bv[0] / rv[0], bv[1] / rv[1]
+            a_dom, a_sub = (a1, a0) if a1 > a0 else (a0, a1)
+            b_dom, b_sub = (b1, b0) if b1 > b0 else (b0, b1)
+            if a_dom != b_dom:
+                return 1 if a_dom > b_dom else -1
+            if a_sub != b_sub:
+                return 1 if a_sub > b_sub else -1
             return 0
-        a_shares = sorted((a.get(i) / ref.get(i) for i in range(width)), reverse=True)
-        b_shares = sorted((b.get(i) / ref.get(i) for i in range(width)), reverse=True)
+        a_shares = sorted(map(truediv, av, rv), reverse=True)
+        b_shares = sorted(map(truediv, bv, rv), reverse=True)
         for x, y in zip(a_shares, b_shares):
             if x != y:
                 return 1 if x > y else -1
         return 0
 
-    def _dominant_share(self, ref: Resource, r: Resource) -> float:
+    @staticmethod
+    def _largest_share(ref: Resource, r: Resource) -> float:
+        """The largest ``r_i / ref_i`` in double, starting from 0 and skipping NaN (0/0), as
+        Hadoop's ``calculateShares`` keeps its running maximum."""
         width = max(len(ref), len(r))
-        return max(java_float_div(r.get(i), ref.get(i)) for i in range(width))
+        largest = 0.0
+        for i in range(width):
+            share = java_double_div(r.get(i), ref.get(i))
+            if share > largest:
+                largest = share
+        return largest
 
     def divide(self, ref: Resource, a: Resource, b: Resource) -> float:
-        """Largest share of ``a`` over largest share of ``b`` (float)."""
-        return java_float_div(self._dominant_share(ref, a), self._dominant_share(ref, b))
+        """``(float)(largest share of a / largest share of b)``."""
+        return f32(java_double_div(self._largest_share(ref, a), self._largest_share(ref, b)))
 
     def ratio(self, a: Resource, b: Resource) -> float:
-        """The largest per-type ratio ``a_i / b_i`` (a type with ``b_i = 0`` counts as 0)."""
+        """The largest per-type ``(float) a_i / b_i``; a type with ``b_i = 0`` gives Infinity
+        (or NaN for 0/0, which then wins as Java's ``ratio > tmp ? ratio : tmp`` does)."""
         width = max(len(a), len(b))
-        best = 0.0
+        result = 0.0
         for i in range(width):
-            denominator = b.get(i)
-            share = f32(a.get(i) / denominator) if denominator else 0.0
-            best = max(best, share)
-        return best
+            tmp = java_float_div(a.get(i), b.get(i))
+            result = result if result > tmp else tmp
+        return result
 
     def fits_in(self, a: Resource, b: Resource) -> bool:
+        """Every ``a_i <= b_i``."""
         return a.fits_all(b)
 
     def any_major_positive(self, r: Resource) -> bool:
-        return any(v > 0 for v in r.values)
+        """Some component > 0."""
+        return max(r.values) > 0
 
     def any_major_nonpositive(self, r: Resource) -> bool:
-        return any(v <= 0 for v in r.values)
+        """Some component <= 0."""
+        return min(r.values) <= 0
 
     def multiply_round_up(self, r: Resource, factor: float | Sequence[float]) -> Resource:
-        """Per type ``ceil(r_i x f_i)``."""
-        factors = [float(factor)] * len(r) if isinstance(factor, (int, float)) else factor
-        return Resource(tuple(math.ceil(v * (factors[i] if i < len(factors) else 0.0)) for i, v in enumerate(r.values)))
-
-
-def _padded(r: Resource, width: int) -> tuple[int, ...]:
-    return r.values + (0,) * max(0, width - len(r.values))
+        """Per type ``(long) ceil(r_i x f_i)`` (a missing factor counts as 0)."""
+        if isinstance(factor, (int, float)):
+            return Resource(tuple(java_ceil_long(v * factor) for v in r.values))
+        return Resource(
+            tuple(java_ceil_long(v * (factor[i] if i < len(factor) else 0.0)) for i, v in enumerate(r.values))
+        )
 
 
 def calculator(name: CalculatorName) -> ResourceCalculator:

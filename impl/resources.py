@@ -7,17 +7,25 @@ shorter one had zeros, so a plain ``<memory, vcores>`` works everywhere.
 
 Arithmetic here is exact integer arithmetic componentwise; everything that depends on a
 calculator (comparisons, min/max, division, rounding) is in :mod:`yarnspec.impl.calculator`.
+The helpers at the end reproduce Java's number rules where Hadoop relies on them: single
+precision (``float``) results, IEEE division by zero, and the saturating ``(long)`` cast.
 """
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
+from operator import add, le, sub
 
 MEMORY = "memory-mb"
 VCORES = "vcores"
+
+#: Java's ``Long.MAX_VALUE`` / ``Long.MIN_VALUE``: where a ``(long)`` cast saturates.
+LONG_MAX = 2**63 - 1
+LONG_MIN = -(2**63)
 
 
 @dataclass(frozen=True)
@@ -68,10 +76,16 @@ class Resource:
         return self.values[index] if index < len(self.values) else 0
 
     def __add__(self, other: Resource) -> Resource:
-        return Resource(tuple(a + b for a, b in zip_longest(self.values, other.values, fillvalue=0)))
+        a, b = self.values, other.values
+        if len(a) == len(b):
+            return Resource(tuple(map(add, a, b)))
+        return Resource(tuple(x + y for x, y in zip_longest(a, b, fillvalue=0)))
 
     def __sub__(self, other: Resource) -> Resource:
-        return Resource(tuple(a - b for a, b in zip_longest(self.values, other.values, fillvalue=0)))
+        a, b = self.values, other.values
+        if len(a) == len(b):
+            return Resource(tuple(map(sub, a, b)))
+        return Resource(tuple(x - y for x, y in zip_longest(a, b, fillvalue=0)))
 
     def __neg__(self) -> Resource:
         return Resource(tuple(-a for a in self.values))
@@ -85,14 +99,32 @@ class Resource:
         return Resource(tuple(max(a, b) for a, b in zip_longest(self.values, other.values, fillvalue=0)))
 
     def clamp_min_zero(self) -> Resource:
-        """Every negative component set to 0."""
+        """Every negative component set to 0 (``componentwiseMax(r, none)``)."""
+        if all(a >= 0 for a in self.values):
+            return self
         return Resource(tuple(max(a, 0) for a in self.values))
 
     def multiply_truncate(self, factor: float | Sequence[float]) -> Resource:
         """Each component times ``factor`` (one number or one per component), truncated toward
-        zero as Java's ``(long)`` cast does (Hadoop ``Resources.multiply``)."""
+        zero and saturated as Java's ``(long)`` cast does (Hadoop ``Resources.multiply``)."""
         factors = _factors(factor, len(self.values))
-        return Resource(tuple(int(a * f) for a, f in zip(self.values, factors)))
+        return Resource(tuple(java_long(a * f) for a, f in zip(self.values, factors)))
+
+    def padded(self, width: int) -> Resource:
+        """The same vector with zeros appended up to ``width`` components (never shortened).
+
+        Hadoop resources always carry every registered type; padding makes a calculator see a
+        missing type as the 0 it stands for (for DRF a zero in the reference resource changes
+        the comparison rule, semantics A.13)."""
+        missing = width - len(self.values)
+        return self if missing <= 0 else Resource(self.values + (0,) * missing)
+
+    def with_zeros_as(self, value: int) -> Resource:
+        """Every component that is exactly 0 replaced by ``value`` (the FIFO selector's
+        ``0 -> -1`` step before trying a container, semantics A.8)."""
+        if 0 not in self.values:
+            return self
+        return Resource(tuple(value if a == 0 else a for a in self.values))
 
     def is_zero(self) -> bool:
         """Every component is 0."""
@@ -100,7 +132,10 @@ class Resource:
 
     def fits_all(self, other: Resource) -> bool:
         """Every component of self is <= the same component of ``other``."""
-        return all(a <= b for a, b in zip_longest(self.values, other.values, fillvalue=0))
+        a, b = self.values, other.values
+        if len(a) == len(b):
+            return all(map(le, a, b))
+        return all(x <= y for x, y in zip_longest(a, b, fillvalue=0))
 
     def __str__(self) -> str:
         inner = ", ".join(str(v) for v in self.values)
@@ -125,28 +160,59 @@ def _factors(factor: float | Sequence[float], length: int) -> Sequence[float]:
 
 
 _F32 = struct.Struct("f")
+_F32_PACK = _F32.pack
+_F32_UNPACK = _F32.unpack
 
 
 def f32(value: float) -> float:
     """``value`` rounded to IEEE single precision, as a Java ``float`` holds it.
 
     Hadoop computes shares and queue ratios in ``float``; rounding here keeps the same ties.
-    Infinities and NaN pass through.
+    Infinities and NaN pass through; finite values beyond the float range become infinities.
     """
-    if value != value or value in (float("inf"), float("-inf")):
-        return value
     try:
-        result: float = _F32.unpack(_F32.pack(value))[0]
+        result: float = _F32_UNPACK(_F32_PACK(value))[0]
     except OverflowError:
-        return float("inf") if value > 0 else float("-inf")
+        return math.inf if value > 0 else -math.inf
     return result
 
 
-def java_float_div(numerator: float, denominator: float) -> float:
-    """``(float) numerator / denominator`` with Java's IEEE rules: x/0 is +-Infinity for x != 0
-    and NaN for 0/0, instead of Python's ``ZeroDivisionError``."""
+def java_double_div(numerator: float, denominator: float) -> float:
+    """``numerator / denominator`` in Java ``double``: x/0 is +-Infinity for x != 0 and NaN for
+    0/0 (or NaN operands), instead of Python's ``ZeroDivisionError``."""
     if denominator == 0:
-        if numerator == 0:
-            return float("nan")
-        return float("inf") if numerator > 0 else float("-inf")
-    return f32(f32(numerator) / f32(denominator))
+        if numerator == 0 or numerator != numerator:
+            return math.nan
+        negative = (numerator < 0) != (math.copysign(1.0, denominator) < 0)
+        return -math.inf if negative else math.inf
+    return numerator / denominator
+
+
+def java_float_div(numerator: float, denominator: float) -> float:
+    """``(float) numerator / denominator`` with Java's IEEE rules (single precision)."""
+    return f32(java_double_div(f32(numerator), f32(denominator)))
+
+
+def java_long(value: float) -> int:
+    """Java's ``(long) value``: truncation toward zero, NaN becomes 0, out-of-range values
+    saturate at ``Long.MIN_VALUE`` / ``Long.MAX_VALUE``."""
+    if value != value:
+        return 0
+    if value >= LONG_MAX:
+        return LONG_MAX
+    if value <= LONG_MIN:
+        return LONG_MIN
+    return int(value)
+
+
+def java_ceil_long(value: float) -> int:
+    """Java's ``(long) Math.ceil(value)``."""
+    if value != value or value in (math.inf, -math.inf):
+        return java_long(value)
+    return java_long(float(math.ceil(value)))
+
+
+def double_compare_key(value: float) -> tuple[int, float]:
+    """A sort key that orders doubles as Java's ``Double.compare`` does: NaN after everything
+    (including +Infinity) and equal to itself."""
+    return (1, 0.0) if value != value else (0, value)

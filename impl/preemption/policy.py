@@ -1,0 +1,85 @@
+"""One round of the ProportionalCapacityPreemptionPolicy, inter-queue (Hadoop ``editSchedule``).
+
+The round is a pure function of the snapshot, the settings, the calculator, the clock and the
+marks remembered from earlier rounds:
+
+1. records per queue and partition, cluster resource, round budget (semantics A.2);
+2. the selectors in pipeline order (A.3), each recomputing the ideal allocation and choosing
+   containers into one shared selection: the reserved-container selector (if enabled), the
+   FIFO selector, the balance-after-satisfied FIFO selector (if enabled);
+3. events and marks: mark, then make killable after the selector's wait; nothing in
+   observe-only mode (A.12).
+
+Features the model does not cover (intra-queue preemption, the queue-priority selector for
+under-utilized queues, lazy preemption) raise :class:`NotModelled` naming the setting.
+"""
+
+from __future__ import annotations
+
+from ..calculator import ResourceCalculator
+from ..cluster import ClusterSnapshot, Container
+from ..errors import InputError, NotModelled
+from .config import LAZY, PREFIX, UNDERUTILIZED, VARIANTS, PreemptionConfig
+from .context import RoundContext, SelectorRun
+from .fifo_selector import select_fifo
+from .marks import send_events
+from .reserved_selector import select_reserved
+from .result import PolicyState, RoundResult
+
+#: Settings whose features the model does not cover, with the Hadoop key that enables each.
+UNMODELLED_SETTINGS: tuple[tuple[str, str], ...] = (
+    ("intra_queue_enabled", PREFIX + "intra-queue-preemption.enabled"),
+    ("underutilized_preemption_enabled", UNDERUTILIZED),
+    ("lazy_preemption_enabled", LAZY),
+)
+
+#: Settings Hadoop 2.7.3 does not have; under that variant they must stay at their defaults.
+NOT_IN_HADOOP_2_7_3: tuple[tuple[str, str], ...] = (
+    ("select_based_on_reserved_containers", PREFIX + "select_based_on_reserved_containers"),
+    ("additional_res_balance_based_on_reserved_containers", PREFIX + "additional_res_balance_based_on_reserved_containers"),
+    ("preemption_to_balance_enabled", PREFIX + "preemption-to-balance-queue-after-satisfied.enabled"),
+    ("conservative_drf", PREFIX + "conservative-drf"),
+)
+
+
+def edit_schedule(
+    snapshot: ClusterSnapshot,
+    config: PreemptionConfig,
+    calc: ResourceCalculator,
+    now_ms: int,
+    state: PolicyState | None = None,
+) -> RoundResult:
+    """One ``editSchedule`` round at logical time ``now_ms``, continuing from ``state``.
+
+    Raises :class:`NotModelled` for a setting whose feature the model does not cover and
+    :class:`InputError` for a snapshot the policy cannot read (an application outside a leaf).
+    """
+    check_supported(config)
+    if isinstance(now_ms, bool) or not isinstance(now_ms, int):
+        raise InputError("<policy>", "now_ms", f"expected a whole number of milliseconds, found {now_ms!r}")
+    ctx = RoundContext.create(snapshot, config, calc)
+    budget = ctx.selection.budget
+    runs: list[SelectorRun] = []
+    if config.select_based_on_reserved_containers:
+        runs.append(select_reserved(ctx))
+    runs.append(select_fifo(ctx))
+    if config.preemption_to_balance_enabled:
+        runs.append(select_fifo(ctx, balance=True))
+    kill_reserved: list[tuple[str, Container]] = [(run.result.name, c) for run in runs for c in run.kill_reserved]
+    events, new_state = send_events(
+        (run.result for run in runs), kill_reserved, state or PolicyState(), config, now_ms
+    )
+    return RoundResult(now_ms, budget, tuple(run.result for run in runs), events, new_state)
+
+
+def check_supported(config: PreemptionConfig) -> None:
+    """Raise :class:`NotModelled` if ``config`` asks for something the model does not cover."""
+    if config.variant not in VARIANTS:
+        raise NotModelled(f"policy variant {config.variant!r} (known: {', '.join(VARIANTS)})")
+    for attribute, key in UNMODELLED_SETTINGS:
+        if getattr(config, attribute):
+            raise NotModelled(f"{key}=true: this model covers inter-queue preemption only")
+    if config.variant == "hadoop-2.7.3":
+        for attribute, key in NOT_IN_HADOOP_2_7_3:
+            if getattr(config, attribute):
+                raise NotModelled(f"{key}=true: Hadoop 2.7.3 has no such setting (variant hadoop-2.7.3)")

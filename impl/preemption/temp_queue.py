@@ -1,0 +1,143 @@
+"""The per-partition temporary queue records one round computes on (semantics A.2).
+
+Hadoop clones every queue once per partition at the start of a round
+(``TempQueuePerPartition``) and every selector then recomputes the ideal allocation on those
+same records. The records are the one mutable structure of the policy: the fixpoint changes
+``ideal`` step by step, and a few figures deliberately carry over from one selector to the
+next exactly as in Hadoop (the ideal of a zero-guarantee queue that a pass does not
+re-initialise, A.5 step 3). They never leave the policy: each selector publishes frozen
+:class:`~yarnspec.impl.preemption.result.QueueTarget` copies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cluster import DEFAULT_PARTITION, ROOT, ClusterSnapshot, Partition
+from ..resources import ZERO, Resource
+
+
+class TempQueue:
+    """One queue in one partition, with the figures the policy reads and the ones it computes.
+
+    Read from the snapshot (all vectors padded to the registered resource types):
+    ``guaranteed``, ``maximum``, ``used``, ``pending``, ``pending_net_reserved``, ``reserved``,
+    ``killable``, ``preemption_disabled``, ``priority``. A parent's ``pending`` and
+    ``pending_net_reserved`` are the sums over its children.
+
+    Computed: ``untouchable`` / ``preemptable`` (A.4), ``ideal`` (A.5), ``to_be_preempted``
+    (A.6), ``to_obtain`` (A.7, A.9).
+    """
+
+    __slots__ = (
+        "path",
+        "partition",
+        "partition_resource",
+        "parent",
+        "children",
+        "order",
+        "leaf",
+        "guaranteed",
+        "maximum",
+        "used",
+        "pending",
+        "pending_net_reserved",
+        "reserved",
+        "killable",
+        "preemption_disabled",
+        "priority",
+        "untouchable",
+        "preemptable",
+        "ideal",
+        "to_be_preempted",
+        "to_obtain",
+    )
+
+    def __init__(self, path: str, partition: str, partition_resource: Resource, order: int) -> None:
+        zero = ZERO.padded(len(partition_resource))
+        self.path = path
+        self.partition = partition
+        self.partition_resource = partition_resource
+        self.parent: TempQueue | None = None
+        self.children: list[TempQueue] = []
+        self.order = order
+        self.leaf = True
+        self.guaranteed = zero
+        self.maximum = zero
+        self.used = zero
+        self.pending = zero
+        self.pending_net_reserved = zero
+        self.reserved = zero
+        self.killable = zero
+        self.preemption_disabled = False
+        self.priority = 0
+        self.untouchable = zero
+        self.preemptable = zero
+        self.ideal = zero
+        self.to_be_preempted = zero
+        self.to_obtain = zero
+
+    def __repr__(self) -> str:
+        return f"TempQueue({self.path!r}, {self.partition!r}, used={self.used}, ideal={self.ideal})"
+
+
+@dataclass(frozen=True)
+class PartitionTree:
+    """The records of one partition: the root and every queue by path."""
+
+    partition: Partition
+    root: TempQueue
+    queues: dict[str, TempQueue]
+
+
+def partitions_of(snapshot: ClusterSnapshot) -> list[Partition]:
+    """Every partition the policy looks at: the cluster's labels plus the default partition
+    (added with no resource if the snapshot does not list it), in snapshot order."""
+    found = list(snapshot.partitions.values())
+    if DEFAULT_PARTITION not in snapshot.partitions:
+        found.insert(0, Partition(DEFAULT_PARTITION, ZERO, True))
+    return found
+
+
+def build_tree(snapshot: ClusterSnapshot, partition: Partition, width: int) -> PartitionTree:
+    """The records of every queue in ``partition`` (semantics A.2).
+
+    ``guaranteed`` is the queue's effective minimum resource; ``maximum`` its effective
+    maximum, except that a zero maximum in a NON-exclusive partition stands for the whole
+    partition (Hadoop takes the absolute maximum capacity as 1.0 there). Zero guarantees and
+    zero maxima otherwise stay zero: the snapshot already holds effective (absolute) figures.
+    """
+    resource = partition.resource.padded(width)
+    records: dict[str, TempQueue] = {}
+    order = 0
+    for path in snapshot.preorder():
+        queue = snapshot.queues[path]
+        figures = queue.at(partition.name)
+        record = TempQueue(path, partition.name, resource, order)
+        order += 1
+        record.leaf = queue.leaf
+        record.guaranteed = figures.guaranteed.padded(width)
+        maximum = figures.maximum
+        if maximum.is_zero() and not partition.exclusive:
+            maximum = partition.resource
+        record.maximum = maximum.padded(width)
+        record.used = figures.used.padded(width)
+        record.reserved = figures.reserved.padded(width)
+        record.killable = figures.killable.padded(width)
+        record.preemption_disabled = queue.preemption_disabled
+        record.priority = queue.priority
+        if queue.leaf:  # a parent's pending is summed from its children below
+            record.pending = figures.pending.padded(width)
+            record.pending_net_reserved = figures.pending_net_reserved.padded(width)
+        if queue.parent is not None and queue.parent in records:
+            parent = records[queue.parent]
+            record.parent = parent
+            parent.children.append(record)
+        records[path] = record
+    # A parent's pending is the sum of its children's (Hadoop TempQueuePerPartition.addChild).
+    for path in reversed(list(records)):
+        record = records[path]
+        for child in record.children:
+            record.pending = record.pending + child.pending
+            record.pending_net_reserved = record.pending_net_reserved + child.pending_net_reserved
+    return PartitionTree(partition, records[ROOT], records)
