@@ -50,7 +50,11 @@ def _conformance_suite(family: str) -> Suite:
             raise_missing(family, base)
         outcomes = runner.run_all([folder])
         summary = runner.summarise(outcomes)
-        failed_ids = [o.case_id for o in outcomes if o.verdict.value == "FAIL"]
+        notes = [
+            f"{verdict.lower()}: " + ", ".join(ids[:3]) + (" ..." if len(ids) > 3 else "")
+            for verdict in ("FAIL", "UNSUPPORTED")
+            if (ids := [o.case_id for o in outcomes if o.verdict.value == verdict])
+        ]
         return SuiteResult(
             suite=f"conformance/{family}",
             kind="cases",
@@ -59,7 +63,7 @@ def _conformance_suite(family: str) -> Suite:
             failed=summary.failed,
             unsupported=summary.unsupported,
             seconds=time.perf_counter() - started,
-            note=("failed: " + ", ".join(failed_ids[:3]) + (" ..." if len(failed_ids) > 3 else "")) if failed_ids else "",
+            note="; ".join(notes),
         )
 
     return Suite(f"conformance/{family}", run)
@@ -73,9 +77,56 @@ def raise_missing(family: str, base: Path | None) -> NoReturn:
     raise InputError(where, "", "conformance folder not found (give --conformance PATH)")
 
 
+@dataclass(frozen=True)
+class PropertyTally:
+    """One property's result in a property suite: how often checked and violated, and the
+    first counterexample (how to replay it)."""
+
+    name: str
+    checked: int
+    violated: int
+    counterexample: str = ""
+
+
+def _property_suite(name: str, tally: Callable[[argparse.Namespace], list[PropertyTally]]) -> Suite:
+    """A row for a property suite: one property passes when it was checked and never violated;
+    a property never checked in the run counts as unsupported (it would hold vacuously)."""
+
+    def run(args: argparse.Namespace) -> SuiteResult:
+        started = time.perf_counter()
+        tallies = tally(args)
+        failed = [t for t in tallies if t.violated]
+        unchecked = [t for t in tallies if not t.checked]
+        notes = [f"{t.name} violated: {t.counterexample.splitlines()[0] if t.counterexample else ''}" for t in failed]
+        notes += [f"{t.name} never checked" for t in unchecked]
+        return SuiteResult(
+            suite=name,
+            kind="properties",
+            total=len(tallies),
+            passed=len(tallies) - len(failed) - len(unchecked),
+            failed=len(failed),
+            unsupported=len(unchecked),
+            seconds=time.perf_counter() - started,
+            note="; ".join(notes),
+        )
+
+    return Suite(name, run)
+
+
+def _preemption_properties(args: argparse.Namespace) -> list[PropertyTally]:
+    from . import preemption_suite
+
+    outcomes = preemption_suite.run(args.examples, args.seed)
+    return [PropertyTally(o.name, o.checked, o.violated, o.counterexample) for o in outcomes]
+
+
 def builtin_suites() -> list[Suite]:
     """Every suite ``check`` runs, in table order."""
-    return [_conformance_suite("hadoop-preemption"), _conformance_suite("spark-locality")]
+    return [
+        _conformance_suite("hadoop-preemption"),
+        _conformance_suite("spark-locality"),
+        _property_suite("properties/preemption-round", _preemption_properties),
+    ]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +138,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="the shared conformance folder (default: ../shared/conformance)",
     )
+    parser.add_argument(
+        "--examples", type=_positive, default=300, metavar="N", help="generated examples per property suite (default 300)"
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the generated examples (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, found {value}")
+    return value
 
 
 def format_table(rows: list[SuiteResult]) -> str:

@@ -29,6 +29,8 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
         (("conform",), "PATH"),
         (("conform", "/no/such/place"), "/no/such/place: no such file or folder"),
         (("check", "--conformance"), "expected one argument"),
+        (("check", "--examples", "0"), "expected a number >= 1, found 0"),
+        (("check", "--examples", "many"), "expected a whole number, found 'many'"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...], fragment: str) -> None:
@@ -78,3 +80,17 @@ def test_a_closed_pipe_is_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> No
     finally:
         monkeypatch.undo()
         closed_pipe.close()
+
+
+def test_a_property_row_counts_violated_as_failed_and_unchecked_as_unsupported() -> None:
+    from yarnspec.checks.check import PropertyTally, _property_suite
+
+    tallies = [
+        PropertyTally("holds", checked=5, violated=0),
+        PropertyTally("broken", checked=5, violated=2, counterexample="scenario_at(0, 3)\nmore"),
+        PropertyTally("vacuous", checked=0, violated=0),
+    ]
+    row = _property_suite("properties/x", lambda args: tallies).run(None)  # type: ignore[arg-type]
+    assert (row.total, row.passed, row.failed, row.unsupported) == (3, 1, 1, 1)
+    assert "broken violated: scenario_at(0, 3)" in row.note
+    assert "vacuous never checked" in row.note
