@@ -120,12 +120,25 @@ def _preemption_properties(args: argparse.Namespace) -> list[PropertyTally]:
     return [PropertyTally(o.name, o.checked, o.violated, o.counterexample) for o in outcomes]
 
 
+def _scheduler_invariants(args: argparse.Namespace) -> list[PropertyTally]:
+    """The scheduler model's invariant catalogue over seeded random walks: ``--examples`` / 30
+    (at least 1) rounds, each one walk of up to 150 steps per variant and per named world,
+    checked after every step. A violation the variant is known to have (the ``pre-8127``
+    leak) is counted apart and does not fail the row."""
+    from . import scheduler_suite
+
+    walks = max(1, args.examples // 30)
+    outcomes = scheduler_suite.run(walks, args.seed)
+    return [PropertyTally(o.name, o.checked, o.violated, o.counterexample) for o in outcomes]
+
+
 def builtin_suites() -> list[Suite]:
     """Every suite ``check`` runs, in table order."""
     return [
         _conformance_suite("hadoop-preemption"),
         _conformance_suite("spark-locality"),
         _property_suite("properties/preemption-round", _preemption_properties),
+        _property_suite("properties/scheduler-model", _scheduler_invariants),
     ]
 
 

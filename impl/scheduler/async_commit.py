@@ -1,0 +1,164 @@
+"""The commit step: re-check a proposal against the state as it is now, then apply it.
+
+Hadoop's ``CapacityScheduler.tryCommit``: ``FiCaSchedulerApp.accept`` (the application still
+runs; for an allocation the request still asks for a container, the node is not reserved by
+another container and the container still fits; for a reservation the node is not reserved
+by another) and the queues' ``accept`` (the user's used, less what the proposal releases, is
+at most its limit, and every queue from the leaf to root stays within its maximum: checked for
+everything except an allocation from a reservation, whose resource the queues already count).
+
+Where the proposal allocates from a reserved container, the world's ``commit`` variant
+decides (seed 003):
+
+* ``yarn-8127``: rejected unless the proposal's node holds that reservation (the check added
+  by YARN-8127). With multi-node placement a reservation proposed on another node is refused
+  for ever while that node has room: the starvation seed 003 describes.
+* ``reserved-pickup``: accepted on another node as long as the reservation still exists; the
+  reservation is released and the container allocated on the proposal's node.
+* ``pre-8127``: no such check. When two proposals from one reservation are committed, the
+  second finds the reservation gone and still allocates: the node and the application are
+  charged again for the same container id while the queue is not (Hadoop skips the queue for
+  an allocation from a reservation): the resource leak YARN-8127 fixed.
+
+Applying (``FiCaSchedulerApp.apply``, ``LeafQueue.apply``): give up the released reservation,
+then allocate, reserve, re-reserve (only the re-reservation count changes) or unreserve, with
+every counter updated by :class:`~.accounting.Edit`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..resources import ZERO
+from .accounting import Edit
+from .limits import queue_max_down, user_limit
+from .state import NONE, AppPhase, ContainerState, Proposal, ProposalKind, SchedulerState
+from .view import View
+from .world import World
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """The state after the commit step and whether the proposal was applied (``reason``
+    says why not)."""
+
+    state: SchedulerState
+    accepted: bool
+    reason: str = ""
+
+
+def needs_new_id(proposal: Proposal) -> bool:
+    """Whether applying the proposal hands out a new container id."""
+    return proposal.kind == ProposalKind.RESERVE or (proposal.kind == ProposalKind.ALLOCATE and proposal.from_reserved == NONE)
+
+
+def accept(world: World, state: SchedulerState, proposal: Proposal) -> str | None:
+    """``None`` if the proposal may be applied to ``state``, else why it is rejected."""
+    app = state.apps[proposal.app]
+    if app is None or app.phase != AppPhase.ACTIVE:
+        return "the application is no longer running"
+    node = state.nodes[proposal.node]
+    if not node.live:
+        return "the node is gone"
+    kind = proposal.kind
+    if kind == ProposalKind.UNRESERVE:
+        reserved = state.container(proposal.from_reserved)
+        return None if reserved is not None and reserved.state == ContainerState.RESERVED else "the reservation is gone"
+    if kind == ProposalKind.RERESERVE:
+        if node.reserved != proposal.from_reserved:
+            return "the node does not hold this reservation"
+    elif kind == ProposalKind.RESERVE:
+        if node.reserved != NONE:
+            return "the node is already reserved"
+    else:
+        reason = _allocation_check(world, state, proposal)
+        if reason is not None:
+            return reason
+    if kind == ProposalKind.ALLOCATE and proposal.from_reserved != NONE:
+        return None  # Hadoop does not check limits for an allocation from a reservation
+    return _limits_check(View(world, state), proposal)
+
+
+def _allocation_check(world: World, state: SchedulerState, proposal: Proposal) -> str | None:
+    """The application-side checks of an allocation (``checkAllocation`` and
+    ``commonCheckContainerAllocation``), with the commit variant."""
+    app = state.apps[proposal.app]
+    assert app is not None
+    if app.asks[proposal.request] <= 0:
+        return "the request no longer asks for a container"
+    node = state.nodes[proposal.node]
+    if node.reserved != NONE:
+        if proposal.from_reserved != node.reserved:
+            return "the node is reserved by another container"
+    elif proposal.from_reserved != NONE:
+        variant = world.variants.commit
+        if variant == "yarn-8127":
+            return "allocation from a reserved container on a node that does not hold it (the YARN-8127 check)"
+        if variant == "reserved-pickup":
+            reserved = state.container(proposal.from_reserved)
+            if reserved is None or reserved.state != ContainerState.RESERVED:
+                return "the reserved container is gone"
+    capability = world.apps[proposal.app].requests[proposal.request].capability
+    if not world.calculator.fits_in(capability, node.free):
+        return "the container no longer fits on the node"
+    if proposal.release != NONE:
+        released = state.container(proposal.release)
+        if released is None or released.state != ContainerState.RESERVED or released.app != proposal.app:
+            return "the reservation to give up is gone"
+    return None
+
+
+def _limits_check(view: View, proposal: Proposal) -> str | None:
+    """``LeafQueue.accept`` and ``AbstractCSQueue.accept`` up to root."""
+    world, state, calc = view.world, view.state, view.calc
+    info = world.apps[proposal.app]
+    capability = info.requests[proposal.request].capability
+    partition = world.node_partition[proposal.node]
+    released = ZERO
+    if proposal.release != NONE:
+        container = state.container(proposal.release)
+        released = container.resource if container is not None else ZERO
+    limit = user_limit(view, info.queue, partition, proposal.ignore_exclusivity)
+    if calc.greater(view.cluster, state.users[info.user].used[partition] - released, limit):
+        return f"user {world.users[info.user][1]} is over its limit {limit}"
+    net = capability - released
+    for queue in world.ancestors(info.queue):
+        if proposal.ignore_exclusivity:
+            maximum = view.partition_resource[partition]
+        else:
+            maximum = queue_max_down(view, queue, partition)
+        if not calc.fits_in(state.queues[queue].used[partition] + net, maximum):
+            return f"queue {world.queues[queue].path} would exceed its maximum {maximum}"
+    return None
+
+
+def apply(world: World, state: SchedulerState, proposal: Proposal) -> SchedulerState:
+    """Apply an accepted proposal (``FiCaSchedulerApp.apply`` and ``LeafQueue.apply``)."""
+    edit = Edit(world, state)
+    kind = proposal.kind
+    if kind == ProposalKind.UNRESERVE:
+        edit.drop_reservation(proposal.from_reserved)
+    elif kind == ProposalKind.RERESERVE:
+        edit.bump_rereservation(proposal.app, proposal.request)
+    elif kind == ProposalKind.RESERVE:
+        edit.reserve(proposal.app, proposal.request, proposal.node)
+    elif proposal.from_reserved != NONE:
+        reserved = state.container(proposal.from_reserved)
+        still_reserved = reserved is not None and reserved.state == ContainerState.RESERVED
+        if still_reserved and (reserved is not None and reserved.node == proposal.node or world.variants.commit == "reserved-pickup"):
+            edit.drop_reservation(proposal.from_reserved, release_queue=False)
+        edit.allocate(proposal.app, proposal.request, proposal.node, proposal.from_reserved, charge_queue=False)
+    else:
+        if proposal.release != NONE:
+            edit.drop_reservation(proposal.release)
+        edit.allocate(proposal.app, proposal.request, proposal.node, edit.new_container_id())
+    return edit.freeze()
+
+
+def commit(world: World, state: SchedulerState, proposal: Proposal) -> CommitResult:
+    """Accept and apply, or reject, one proposal (not necessarily in flight: the heartbeat
+    step commits its own proposal at once)."""
+    reason = accept(world, state, proposal)
+    if reason is not None:
+        return CommitResult(state, False, reason)
+    return CommitResult(apply(world, state, proposal), True)

@@ -1,0 +1,142 @@
+"""A canonical form of a state, for symmetry reduction in the explorer.
+
+Three renamings leave every behaviour and every invariant's verdict unchanged:
+
+* container ids: only their order matters (newest first for preemption) and that new ids are
+  larger than all earlier ones, so ids are replaced by their rank among the ids the state
+  mentions (containers, proposals, marks); likewise submission numbers of applications.
+  Allocation times are dropped: nothing reads them.
+* applications with equal configuration (queue, user, AM, requests, priority) are
+  interchangeable;
+* nodes with equal configuration (capacity, partition, rack) that no request names are
+  interchangeable, with single-node placement and without the reserved-container preemption
+  selector (both visit nodes in a fixed order, which a renaming would not respect).
+
+:func:`canonical_form` returns the smallest encoding over all renamings of interchangeable
+applications and nodes (brute force over their permutations: meant for small worlds).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from .state import NONE, AppPhase, SchedulerState
+from .world import World
+
+Encoded = tuple[object, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Symmetry:
+    """The interchangeable node and application groups of a world, and every renaming."""
+
+    world: World
+    node_groups: tuple[tuple[int, ...], ...]
+    app_groups: tuple[tuple[int, ...], ...]
+
+    @staticmethod
+    def of(world: World) -> Symmetry:
+        """The world's symmetry groups (only groups of two or more)."""
+        return Symmetry(world, _node_groups(world), _app_groups(world))
+
+    @cached_property
+    def renamings(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """Every (node map, app map) pair, each map ``old index -> new index``."""
+        node_maps = _group_maps(len(self.world.nodes), self.node_groups)
+        app_maps = _group_maps(len(self.world.apps), self.app_groups)
+        return tuple(itertools.product(node_maps, app_maps))
+
+
+def _node_groups(world: World) -> tuple[tuple[int, ...], ...]:
+    preemption = world.settings.preemption
+    if world.settings.multi_node or (preemption is not None and preemption.select_based_on_reserved_containers):
+        return ()
+    named = {r.target for app in world.apps for r in app.requests if r.kind == "node"}
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for index, node in enumerate(world.nodes):
+        if index not in named:
+            groups.setdefault((node.capacity, node.partition, node.rack), []).append(index)
+    return tuple(tuple(g) for g in groups.values() if len(g) > 1)
+
+
+def _app_groups(world: World) -> tuple[tuple[int, ...], ...]:
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for index, app in enumerate(world.apps):
+        groups.setdefault((app.queue, app.user, app.priority, app.am_partition, app.requests), []).append(index)
+    return tuple(tuple(g) for g in groups.values() if len(g) > 1)
+
+
+def _group_maps(size: int, groups: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    maps = []
+    for choice in itertools.product(*(itertools.permutations(g) for g in groups)):
+        mapping = list(range(size))
+        for group, image in zip(groups, choice):
+            for old, new in zip(group, image):
+                mapping[old] = new
+        maps.append(tuple(mapping))
+    return maps or [tuple(range(size))]
+
+
+def _ranks(values: set[int]) -> dict[int, int]:
+    ranks = {value: rank for rank, value in enumerate(sorted(values))}
+    ranks[NONE] = NONE
+    return ranks
+
+
+def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
+    """The least encoding of ``state`` over all renamings (see the module docstring)."""
+    mentioned = {c.cid for c in state.containers} | {cid for cid, _ in state.marks}
+    for p in state.proposals:
+        mentioned.update(v for v in (p.from_reserved, p.release) if v != NONE)
+    cids = _ranks(mentioned)
+    seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
+    return min(_encode(state, nodes, apps, cids, seqs) for nodes, apps in symmetry.renamings)
+
+
+def _encode(
+    state: SchedulerState, nodes: tuple[int, ...], apps: tuple[int, ...], cids: dict[int, int], seqs: dict[int, int]
+) -> Encoded:
+    node_slots: list[object] = [None] * len(state.nodes)
+    for old, node in enumerate(state.nodes):
+        node_slots[nodes[old]] = (node.live, node.used.values, node.free.values, cids[node.reserved])
+    app_slots: list[object] = [()] * len(state.apps)  # () sorts before any submitted app
+    for old, app in enumerate(state.apps):
+        if app is not None:
+            seq = seqs.get(app.seq, NONE) if app.phase != AppPhase.FINISHED else NONE
+            app_slots[apps[old]] = (
+                seq,
+                app.phase,
+                app.asks,
+                tuple(r.values for r in app.used),
+                tuple(r.values for r in app.reserved),
+                tuple(r.values for r in app.pending),
+                app.rereservations,
+                cids[app.am_container],
+            )
+    containers = tuple(sorted((cids[c.cid], apps[c.app], nodes[c.node], c.request, c.state) for c in state.containers))
+    proposals = tuple(
+        sorted(
+            (p.kind, apps[p.app], p.request, nodes[p.node], cids[p.from_reserved], cids[p.release], p.ignore_exclusivity)
+            for p in state.proposals
+        )
+    )
+    marks = tuple(sorted((cids[cid], at) for cid, at in state.marks))
+    order = tuple(tuple(nodes[n] for n in partition) for partition in state.node_order)
+    return (
+        state.clock,
+        state.next_container,
+        state.next_app,
+        tuple(node_slots),
+        tuple(app_slots),
+        state.queues,
+        state.users,
+        containers,
+        proposals,
+        marks,
+        order,
+        state.sorted_at,
+        state.monitor_at,
+    )

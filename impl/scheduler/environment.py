@@ -1,0 +1,238 @@
+"""Environment actions: what users, application masters, node managers and time do.
+
+Each action has a guard (``*_enabled``) and an effect returning the new state:
+
+* ``submit``: an application is submitted; it asks for its AM and is activated if its AM fits
+  under the queue's AM limit (``LeafQueue.activateApplications``).
+* ``change_ask``: a running AM asks for one more container of a request, or withdraws one.
+* ``launch``: an allocated container is started by its node manager (ALLOCATED -> RUNNING).
+* ``complete``: a running container (not an AM) finishes by itself (COMPLETED).
+* ``release``: the AM gives a container back (RELEASED), including one the preemption monitor
+  marked (the AM may answer a preemption request itself).
+* ``lose_node``: a node is lost: its containers are LOST and its reservation dropped, the
+  cluster shrinks; ``add_node``: a node slot registers with its whole capacity free.
+* ``finish_app``: the application finishes (or is killed): its containers are released, its
+  reservations dropped, its demand withdrawn and its AM share returned.
+* ``tick``: the logical clock advances by one step; at the world's bound it stays (time passes
+  without being counted), so no state is ever a deadlock.
+
+An AM container that ends any other way than its application finishing (killed by preemption,
+lost with its node) fails the attempt: the application's other containers are killed, its
+reservations and demand dropped, and it asks for a new AM (Hadoop starts a new attempt;
+preemption does not count against the attempt limit, which the model does not bound).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..resources import ZERO
+from .accounting import Edit
+from .limits import may_activate
+from .state import NONE, AppPhase, ContainerState, NodeState, SchedulerState
+from .view import View
+from .world import World
+
+# -- guards ---------------------------------------------------------------------------------
+
+
+def submit_enabled(world: World, state: SchedulerState, app: int) -> bool:
+    """The application slot has not been submitted yet."""
+    return state.apps[app] is None
+
+
+def _am_running(state: SchedulerState, app: int) -> bool:
+    app_state = state.apps[app]
+    if app_state is None or app_state.phase != AppPhase.ACTIVE or app_state.am_container == NONE:
+        return False
+    am = state.container(app_state.am_container)
+    return am is not None and am.state == ContainerState.RUNNING
+
+
+def change_ask_enabled(world: World, state: SchedulerState, app: int, request: int, delta: int) -> bool:
+    """A running AM may ask for one more container of a request (up to the world's bound) or
+    withdraw one it asked for; the AM request itself is the RM's."""
+    if request == 0 or not _am_running(state, app):
+        return False
+    app_state = state.apps[app]
+    assert app_state is not None
+    count = app_state.asks[request]
+    return count < world.bounds.max_ask if delta > 0 else count > 0
+
+
+def launch_enabled(world: World, state: SchedulerState, cid: int) -> bool:
+    """The container is allocated and not yet running."""
+    container = state.container(cid)
+    return container is not None and container.state == ContainerState.ALLOCATED
+
+
+def complete_enabled(world: World, state: SchedulerState, cid: int) -> bool:
+    """A running container other than an AM may finish by itself."""
+    container = state.container(cid)
+    return container is not None and container.state == ContainerState.RUNNING and not container.is_am
+
+
+def release_enabled(world: World, state: SchedulerState, cid: int) -> bool:
+    """A running AM may release any of its other live containers."""
+    container = state.container(cid)
+    return container is not None and container.live and not container.is_am and _am_running(state, container.app)
+
+
+def lose_node_enabled(world: World, state: SchedulerState, node: int) -> bool:
+    """A registered node may be lost (if the world lets nodes churn)."""
+    return world.bounds.node_churn and state.nodes[node].live
+
+
+def add_node_enabled(world: World, state: SchedulerState, node: int) -> bool:
+    """A node slot that is not registered may join (if the world lets nodes churn)."""
+    return world.bounds.node_churn and not state.nodes[node].live
+
+
+def finish_app_enabled(world: World, state: SchedulerState, app: int) -> bool:
+    """A submitted application that has not finished may finish (or be killed)."""
+    app_state = state.apps[app]
+    return app_state is not None and app_state.live
+
+
+def tick_enabled(world: World, state: SchedulerState) -> bool:
+    """Time may always pass (so no state is a deadlock); at the world's bound the clock no
+    longer moves and a tick changes nothing (a stuttering step)."""
+    return True
+
+
+def clock_stopped(world: World, state: SchedulerState) -> bool:
+    """The clock has reached the world's bound: a tick would not move it."""
+    return state.clock + world.bounds.tick_ms > world.bounds.max_clock_ms
+
+
+# -- effects --------------------------------------------------------------------------------
+
+
+def submit(world: World, state: SchedulerState, app: int) -> SchedulerState:
+    """Submit an application: it asks for its AM and may be activated."""
+    edit = Edit(world, state)
+    edit.new_app(app)
+    edit.change_asks(app, 0, 1)
+    activate(edit, world.apps[app].queue)
+    return edit.freeze()
+
+
+def change_ask(world: World, state: SchedulerState, app: int, request: int, delta: int) -> SchedulerState:
+    """The AM asks for ``delta`` (+1 or -1) containers of a request."""
+    edit = Edit(world, state)
+    edit.change_asks(app, request, delta)
+    return edit.freeze()
+
+
+def launch(world: World, state: SchedulerState, cid: int) -> SchedulerState:
+    """An allocated container starts running."""
+    edit = Edit(world, state)
+    container = edit.containers[cid]
+    edit.containers[cid] = replace(container, state=ContainerState.RUNNING)
+    return edit.freeze()
+
+
+def complete(world: World, state: SchedulerState, cid: int) -> SchedulerState:
+    """A running container finishes by itself (COMPLETED)."""
+    edit = Edit(world, state)
+    end_container(edit, cid)
+    return edit.freeze()
+
+
+def release(world: World, state: SchedulerState, cid: int) -> SchedulerState:
+    """The AM releases a container (RELEASED)."""
+    edit = Edit(world, state)
+    end_container(edit, cid)
+    return edit.freeze()
+
+
+def lose_node(world: World, state: SchedulerState, node: int) -> SchedulerState:
+    """A node is lost: its live containers are LOST (an AM among them fails its attempt), its
+    reservation is dropped, and its capacity leaves the cluster."""
+    edit = Edit(world, state)
+    while True:
+        on_node = edit.containers_on_node(node)
+        if not on_node:
+            break
+        container = on_node[0]
+        if container.state == ContainerState.RESERVED:
+            edit.drop_reservation(container.cid)
+        else:
+            end_container(edit, container.cid)
+    edit.set_node(node, NodeState(False, ZERO, ZERO, NONE))
+    for leaf in world.leaves:
+        activate(edit, leaf)
+    return edit.freeze()
+
+
+def add_node(world: World, state: SchedulerState, node: int) -> SchedulerState:
+    """A node registers with its whole capacity free."""
+    edit = Edit(world, state)
+    edit.set_node(node, NodeState(True, ZERO, world.nodes[node].capacity, NONE))
+    for leaf in world.leaves:
+        activate(edit, leaf)
+    return edit.freeze()
+
+
+def finish_app(world: World, state: SchedulerState, app: int) -> SchedulerState:
+    """The application finishes: everything it holds or asks for is given back."""
+    edit = Edit(world, state)
+    was_active = edit.app(app).phase == AppPhase.ACTIVE
+    _drop_everything(edit, app)
+    if was_active:
+        edit.change_am_used(app, -1)
+    edit.apps[app] = replace(edit.app(app), phase=AppPhase.FINISHED)
+    activate(edit, world.apps[app].queue)
+    return edit.freeze()
+
+
+def tick(world: World, state: SchedulerState) -> SchedulerState:
+    """The clock advances by one step (not past the world's bound)."""
+    if clock_stopped(world, state):
+        return state
+    edit = Edit(world, state)
+    edit.clock += world.bounds.tick_ms
+    return edit.freeze()
+
+
+# -- shared steps ---------------------------------------------------------------------------
+
+
+def end_container(edit: Edit, cid: int) -> None:
+    """A live container ends; if it was the AM, the attempt fails and a new AM is asked for."""
+    container = edit.end_container(cid)
+    if container.is_am:
+        _drop_everything(edit, container.app)
+        edit.change_asks(container.app, 0, 1)
+
+
+def _drop_everything(edit: Edit, app: int) -> None:
+    """Kill the app's containers, drop its reservations and withdraw its demand."""
+    for container in edit.containers_of_app(app):
+        if container.state == ContainerState.RESERVED:
+            edit.drop_reservation(container.cid)
+        else:
+            edit.end_container(container.cid)
+    for request, count in enumerate(edit.app(app).asks):
+        if count:
+            edit.change_asks(app, request, -count)
+
+
+def activate(edit: Edit, leaf: int) -> None:
+    """``activateApplications``: pending applications of the leaf, in submission order, become
+    active while their AM fits under the AM limit (the first one always)."""
+    world = edit.world
+    pending = sorted(
+        (app.seq, index)
+        for index, app in enumerate(edit.apps)
+        if app is not None and app.phase == AppPhase.PENDING and world.apps[index].queue == leaf
+    )
+    for _, index in pending:
+        view = View(world, edit.freeze())
+        info = world.apps[index]
+        am_used = edit.queues[leaf].am_used[info.am_partition]
+        active = len(view.active_apps[leaf])
+        if may_activate(view, index, am_used, active):
+            edit.apps[index] = replace(edit.app(index), phase=AppPhase.ACTIVE)
+            edit.change_am_used(index, 1)
+

@@ -1,0 +1,277 @@
+"""Queue limits, user limits and the AM limit, with Hadoop's rounding.
+
+* Queue limit (``AbstractCSQueue.canAssignToThisQueue`` and ``ParentQueue.getResourceLimitsOfChild``):
+  root's limit is the partition's resource; a child's is ``min(parent limit - parent used +
+  child used, child maximum rounded down to the minimum allocation)``, rounded down. A queue may
+  be given more while ``used < min(maximum, limit)``; with reservations-continue-looking, a
+  queue at its limit may still allocate in the default partition if unreserving its
+  reservations would bring it below (it must then unreserve). Without partition exclusivity
+  (non-exclusive partitions) every queue's limit is the whole partition.
+* User limit (``UsersManager.computeUserLimit``): from the queue's guarantee, its consumption,
+  the active users, ``minimum-user-limit-percent`` and ``user-limit-factor``, rounded up to the
+  minimum allocation. A user may be given more while its used is at most the limit, so one
+  container may cross it (Hadoop checks ``used > limit`` before allocating).
+* AM limit (``LeafQueue.getAMResourceLimitPerPartition``): ``maximum-am-resource-percent`` of
+  the queue's usable resource, normalised up. An application is activated only if its AM fits
+  under the limit, except when the queue has no active application (Hadoop lets one start so
+  the queue is never stuck).
+
+Calculator arithmetic follows Hadoop: the default calculator rounds memory only (vcores are
+then irrelevant to every decision), DRF rounds every type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..calculator import ResourceCalculator
+from ..resources import ZERO, Resource, f32, java_ceil_long, java_long
+from .state import AppPhase
+from .view import View
+
+RESPECT = False
+IGNORE = True
+
+
+def round_up(calc: ResourceCalculator, r: Resource, step: Resource) -> Resource:
+    """``Resources.roundUp``: each component up to a multiple of the step's (unchanged where
+    the step is 0); memory only for the default calculator."""
+    return _per_type(calc, r, step, lambda v, s: -(-v // s) * s if s else v)
+
+
+def round_down(calc: ResourceCalculator, r: Resource, step: Resource) -> Resource:
+    """``Resources.roundDown``: each component down to a multiple of the step's."""
+    return _per_type(calc, r, step, lambda v, s: (v // s) * s if s else v)
+
+
+def _per_type(calc: ResourceCalculator, r: Resource, step: Resource, fn: Callable[[int, int], int]) -> Resource:
+    if calc.name == "default":
+        memory = fn(r.memory, step.memory)
+        return Resource.of(memory, 1 if memory > 0 else 0)
+    return Resource(tuple(fn(v, step.get(i)) for i, v in enumerate(r.values)))
+
+
+def multiply_and_normalize_up(calc: ResourceCalculator, r: Resource, by: float, step: Resource) -> Resource:
+    """``multiplyAndNormalizeUp``: default ``roundUp((long)(memory x by + 0.5), step)``; DRF per
+    type ``roundUp((long) ceil(v x by), step)``."""
+    if calc.name == "default":
+        memory = java_long(r.memory * by + 0.5)
+        memory = -(-memory // step.memory) * step.memory if step.memory else memory
+        return Resource.of(memory, 1 if memory > 0 else 0)
+    values = []
+    for i, v in enumerate(r.values):
+        scaled = java_ceil_long(v * by)
+        s = step.get(i)
+        values.append(-(-scaled // s) * s if s else scaled)
+    return Resource(tuple(values))
+
+
+def divide_and_ceil(calc: ResourceCalculator, r: Resource, by: float) -> Resource:
+    """``divideAndCeil``: ``ceil(v / by)`` (memory only for the default calculator; 0 when
+    ``by`` is 0)."""
+
+    def one(v: int) -> int:
+        return java_ceil_long(v / by) if by else 0
+
+    if calc.name == "default":
+        memory = one(r.memory)
+        return Resource.of(memory, 1 if memory > 0 else 0)
+    return Resource(tuple(one(v) for v in r.values))
+
+
+def multiply_and_round_down(r: Resource, by: float) -> Resource:
+    """``Resources.multiplyAndRoundDown``: each component ``(long)(v x by)``."""
+    return Resource(tuple(java_long(v * by) for v in r.values))
+
+
+def fits_count(calc: ResourceCalculator, available: Resource, required: Resource) -> bool:
+    """``computeAvailableContainers(available, required) > 0``: at least one fits."""
+    return calc.fits_in(required, available) and calc.any_major_positive(required)
+
+
+# -- queue limits ---------------------------------------------------------------------------
+
+
+@dataclass
+class Limits:
+    """Hadoop's ``ResourceLimits`` as it travels down the tree for one allocation: the limit,
+    the headroom set by the queue check, and what must be unreserved to allocate."""
+
+    limit: Resource
+    headroom: Resource = ZERO
+    amount_needed_unreserve: Resource = ZERO
+
+
+def queue_max_down(view: View, queue: int, partition: int) -> Resource:
+    """``getEffectiveMaxCapacityDown``: the queue's maximum rounded down to the minimum
+    allocation."""
+    return round_down(view.calc, view.maximum(queue, partition), view.minimum)
+
+
+def root_limits(view: View, partition: int, ignore_exclusivity: bool) -> Limits:
+    """Root's limit: the partition's resource (the default partition's when allocating without
+    exclusivity, as Hadoop passes it)."""
+    resource = view.partition_resource[0 if ignore_exclusivity else partition]
+    return Limits(resource, resource)
+
+
+def child_limits(view: View, parent: int, child: int, parent_limits: Limits, partition: int) -> Limits:
+    """``getResourceLimitsOfChild``: ``min(parent limit - parent used + child used, child max
+    rounded down)``, rounded down to the minimum allocation."""
+    queues = view.state.queues
+    limit = parent_limits.limit - queues[parent].used[partition] + queues[child].used[partition]
+    limit = view.calc.min(view.cluster, limit, queue_max_down(view, child, partition))
+    limit = round_down(view.calc, limit, view.minimum)
+    return Limits(limit, limit)
+
+
+def current_limit(view: View, queue: int, partition: int, limits: Limits, ignore_exclusivity: bool) -> Resource:
+    """``getCurrentLimitResource``: ``min(queue max, limit from the parent)``; the whole
+    partition when allocating without exclusivity."""
+    if ignore_exclusivity:
+        return view.partition_resource[partition]
+    return view.calc.min(view.cluster, queue_max_down(view, queue, partition), limits.limit)
+
+
+def can_assign_to_queue(
+    view: View, queue: int, partition: int, limits: Limits, could_unreserve: Resource, ignore_exclusivity: bool
+) -> bool:
+    """``canAssignToThisQueue``; sets ``limits.headroom`` (and ``amount_needed_unreserve`` when
+    it allows the queue only through unreserving)."""
+    calc, cluster = view.calc, view.cluster
+    limit = current_limit(view, queue, partition, limits, ignore_exclusivity)
+    used = view.state.queues[queue].used[partition]
+    limits.headroom = limit - used
+    if not calc.greater_equal(cluster, used, limit):
+        return True
+    if view.world.settings.continue_looking and partition == 0 and calc.greater(cluster, could_unreserve, ZERO):
+        if calc.less(cluster, used - could_unreserve, limit):
+            limits.amount_needed_unreserve = used - limit
+            return True
+    return False
+
+
+def leaf_current_limit(view: View, leaf: int, partition: int) -> Resource:
+    """The limit a leaf gets from its ancestors now (root's being the partition): what
+    Hadoop caches as the leaf's current limit after each allocation pass."""
+    limits = root_limits(view, partition, False)
+    chain = view.world.ancestors(leaf)[::-1]
+    for parent, child in zip(chain, chain[1:]):
+        limits = child_limits(view, parent, child, limits, partition)
+    return current_limit(view, leaf, partition, limits, False)
+
+
+# -- user limits ----------------------------------------------------------------------------
+
+
+def user_limit(view: View, leaf: int, partition: int, ignore_exclusivity: bool, active: bool = True) -> Resource:
+    """``computeUserLimit`` for a leaf and partition (all users weigh 1).
+
+    ``active``: the limit for active users (divided among the active users, from what they
+    use), else the one over all users of the queue (used for the preemption monitor's pending).
+    """
+    calc, world = view.calc, view.world
+    config = world.queues[leaf].config
+    partition_resource = view.partition_resource[partition]
+    minimum = view.minimum
+    original = view.guaranteed(leaf, partition)
+    capacity = calc.max(partition_resource, original, minimum)
+    ratio = 0.0
+    for user in view.users_with_apps[leaf]:
+        ratio = f32(ratio + calc.ratio(view.state.users[user].used[partition], partition_resource))
+    consumed = multiply_and_normalize_up(calc, partition_resource, ratio, minimum)
+    current = capacity if calc.less(partition_resource, consumed, capacity) else consumed + minimum
+    if active:
+        users = view.active_users[leaf]
+        resource_used = minimum
+        for user in users:
+            resource_used = resource_used + view.state.users[user].used[partition]
+        count = len(users)
+    else:
+        resource_used = current
+        count = len(view.users_with_apps[leaf])
+    percent = config.minimum_user_limit_percent
+    limit = calc.max(
+        partition_resource,
+        divide_and_ceil(calc, resource_used, float(count)),
+        divide_and_ceil(calc, multiply_and_round_down(current, percent), 100.0),
+    )
+    if ignore_exclusivity:
+        max_user = partition_resource
+    elif config.user_limit_factor == -1 or original.is_zero():
+        max_user = round_down(calc, view.maximum(leaf, partition), minimum)
+    else:
+        max_user = multiply_and_round_down(capacity, config.user_limit_factor)
+    return round_up(calc, calc.min(partition_resource, limit, max_user), minimum)
+
+
+def can_assign_to_user(view: View, app: int, partition: int, limit: Resource, limits: Limits) -> bool:
+    """``canAssignToUser``: the user's used is at most its limit (or, with
+    continue-looking in the default partition, would be after unreserving the app's
+    reservations; ``amount_needed_unreserve`` is then set)."""
+    calc, cluster = view.calc, view.cluster
+    info = view.world.apps[app]
+    used = view.state.users[info.user].used[partition]
+    if not calc.greater(cluster, used, limit):
+        return True
+    if view.world.settings.continue_looking and partition == 0:
+        state = view.state.apps[app]
+        reserved = state.reserved[0] if state is not None else ZERO
+        if calc.less_equal(cluster, view.state.users[info.user].used[0] - reserved, limit):
+            limits.amount_needed_unreserve = used - limit
+            return True
+    return False
+
+
+# -- the AM limit and activation ------------------------------------------------------------
+
+
+def am_limit(view: View, leaf: int, partition: int) -> Resource:
+    """``getAMResourceLimitPerPartition``: ``maximum-am-resource-percent`` of the queue's
+    usable resource (its guarantee; in the default partition the larger of that and its current
+    limit), normalised up to the minimum allocation."""
+    calc = view.calc
+    guaranteed = view.guaranteed(leaf, partition)
+    usable = guaranteed
+    if partition == 0:
+        current = leaf_current_limit(view, leaf, partition)
+        if calc.fits_in(guaranteed, current):
+            usable = current
+    percent = view.world.queues[leaf].config.max_am_percent
+    return multiply_and_normalize_up(calc, usable, f32(percent), view.minimum)
+
+
+def may_activate(view: View, app: int, am_used: Resource, active_count: int) -> bool:
+    """``activateApplications``' test for one pending app, given the queue's AM used and
+    number of active applications so far: its AM fits under the AM limit, or the queue has no
+    active application (or no AM used) yet."""
+    info = view.world.apps[app]
+    limit = am_limit(view, info.queue, info.am_partition)
+    if view.calc.fits_in(am_used + info.requests[0].capability, limit):
+        return True
+    return active_count < 1 or view.calc.less_equal(view.cluster, am_used, ZERO)
+
+
+def pending_considering_user_limit(view: View, leaf: int, partition: int, deduct_reserved: bool) -> Resource:
+    """``getTotalPendingResourcesConsideringUserLimit``: per active app in order, its pending
+    in the partition (less its reserved if asked, at least 0) capped by what its user may still
+    get under the active-user limit."""
+    headroom: dict[int, Resource] = {}
+    total = ZERO
+    for app in view.active_apps[leaf]:
+        state = view.state.apps[app]
+        if state is None or state.phase != AppPhase.ACTIVE:
+            continue
+        user = view.world.apps[app].user
+        if user not in headroom:
+            limit = user_limit(view, leaf, partition, False)
+            headroom[user] = (limit - view.state.users[user].used[partition]).clamp_min_zero()
+        pending = state.pending[partition]
+        if deduct_reserved:
+            pending = pending - state.reserved[partition]
+        pending = pending.clamp_min_zero()
+        taken = headroom[user].component_min(pending)
+        total = total + taken
+        headroom[user] = headroom[user] - taken
+    return total
