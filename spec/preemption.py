@@ -181,11 +181,15 @@ def selected_once(rnd: Round) -> list[Violation]:
 
 def selection_is_real(rnd: Round) -> list[Violation]:
     """Only containers of the snapshot are selected, from leaf queues, and never one the
-    scheduler has already marked killable.
+    scheduler has already marked killable, except through the ignore-exclusivity pass.
 
     Statement: every selected container has the id of a snapshot container with the same
-    application, node and size; its application's queue is a leaf; it is not ``killable``.
-    Source: semantics A.2 (leaf queues), A.8.2b and A.10 (killable containers are skipped).
+    application, node and size; its application's queue is a leaf; it is not ``killable``
+    unless it ignores exclusivity (its label differs from its node's partition): the FIFO
+    selector's first pass takes those without looking at the killable flag, as Hadoop's
+    ``FifoCandidatesSelector`` does (only its per-application ``preemptFrom`` skips them).
+    Source: semantics A.2 (leaf queues), A.8 step 1 (no killable check) and steps 2b, A.10
+    (killable containers are skipped).
     """
     name = "selection_is_real"
     known = {c.container_id: c for c in rnd.snapshot.containers}
@@ -200,7 +204,7 @@ def selection_is_real(rnd: Round) -> list[Violation]:
         queue = rnd.snapshot.queues[leaf_of(rnd.snapshot, original)]
         if not queue.leaf:
             found.append(Violation(name, f"{container.container_id} belongs to {queue.path}, not a leaf queue"))
-        if original.killable:
+        if original.killable and original.label == rnd.snapshot.node_partition(original):
             found.append(Violation(name, f"{container.container_id} is already killable and was selected again"))
     return found
 

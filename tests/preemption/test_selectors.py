@@ -375,3 +375,29 @@ def test_fifo_takes_from_a_leaf_no_more_than_one_container_past_its_amount(
             amount = selector.targets[(leaf, DEFAULT_PARTITION)].to_obtain.memory
             if mine:
                 assert sum(c.resource.memory for c in mine) < max(amount, 0) + max(c.resource.memory for c in mine)
+
+
+def test_killable_ignore_exclusivity_container_may_be_taken_first() -> None:
+    """Regression (found by the round properties): Hadoop's ignore-exclusivity pass (A.8 step 1)
+    has no killable check, so a label-less container on a non-exclusive node that the scheduler
+    already marked killable is taken again there, while the per-application pass skips killable
+    containers. The invariant ``selection_is_real`` was corrected to say exactly this."""
+    from yarnspec.spec.preemption import Round, selection_is_real
+
+    builder = ClusterBuilder({DEFAULT_PARTITION: 100, "x": 100}, non_exclusive=["x"])
+    builder.node("n1", "x", 100).node("n2", "", 100)
+    builder.queue(ROOT, 100, 100).queue(ROOT, 100, 100, partition="x")
+    builder.queue("root.a", 50, 100).queue("root.a", 20, 100, used=40, killable=2, partition="x")
+    builder.queue("root.b", 50, 100).queue("root.b", 80, 100, used=0, pending=80, partition="x")
+    sharing = builder.app("root.a")
+    builder.run(sharing, 2, node="n1", label="", killable=True)  # killable, ignoring exclusivity
+    asking = builder.app("root.a")
+    builder.run(asking, 36, node="n1")
+    builder.run(asking, 2, node="n1", killable=True)  # killable, asked for x
+    snapshot = builder.build()
+    result = one_round(snapshot)
+    label_less = [c for c in result.selected if c.label == ""]
+    asked_for_x = [c for c in result.selected if c.label == "x"]
+    assert len(label_less) == 2 and all(c.killable for c in label_less)
+    assert asked_for_x and not any(c.killable for c in asked_for_x)
+    assert selection_is_real(Round(snapshot, HARNESS, DEFAULT, result)) == []
