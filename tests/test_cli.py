@@ -50,7 +50,7 @@ def test_check_with_missing_conformance_folder_is_a_clear_error(tmp_path: Path, 
 
 
 def test_check_prints_one_row_per_suite_and_a_closing_line(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["check", "--conformance", str(CONFORMANCE_DIR)])
+    status = main(["check", "--conformance", str(CONFORMANCE_DIR), "--examples", "30"])
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:4] == ["suite", "kind", "total", "passed"]
     suites = [line.split()[0] for line in out[2:] if line.startswith(("conformance/", "properties/"))]
@@ -62,7 +62,7 @@ def test_check_prints_one_row_per_suite_and_a_closing_line(capsys: pytest.Captur
 
 
 def test_check_json_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["check", "--conformance", str(CONFORMANCE_DIR), "--json"])
+    main(["check", "--conformance", str(CONFORMANCE_DIR), "--examples", "30", "--json"])
     document = json.loads(capsys.readouterr().out)
     assert {row["suite"] for row in document["suites"]} >= {"conformance/hadoop-preemption", "conformance/spark-locality"}
     for row in document["suites"]:
