@@ -132,13 +132,40 @@ def _scheduler_invariants(args: argparse.Namespace) -> list[PropertyTally]:
     return [PropertyTally(o.name, o.checked, o.violated, o.counterexample) for o in outcomes]
 
 
+def _scenario_suite(name: str) -> Suite:
+    """A row per named scenario: each of its variants explored at the fast bounds, passing
+    when the verdict is the one the scenario expects (``yarnspec explore --list``)."""
+
+    def run(args: argparse.Namespace) -> SuiteResult:
+        from . import scenario_suite
+
+        started = time.perf_counter()
+        rows = scenario_suite.scenario_rows(fast=True, names=[name])
+        wrong = [r for r in rows if not r.matches]
+        return SuiteResult(
+            suite=f"scenario/{name}",
+            kind="variants",
+            total=len(rows),
+            passed=len(rows) - len(wrong),
+            failed=len(wrong),
+            unsupported=0,
+            seconds=time.perf_counter() - started,
+            note="; ".join(f"{r.variant}: {r.verdict}, expected {r.expected}" for r in wrong),
+        )
+
+    return Suite(f"scenario/{name}", run)
+
+
 def builtin_suites() -> list[Suite]:
     """Every suite ``check`` runs, in table order."""
+    from yarnspec.spec.scenarios import SCENARIOS
+
     return [
         _conformance_suite("hadoop-preemption"),
         _conformance_suite("spark-locality"),
         _property_suite("properties/preemption-round", _preemption_properties),
         _property_suite("properties/scheduler-model", _scheduler_invariants),
+        *(_scenario_suite(name) for name in SCENARIOS),
     ]
 
 

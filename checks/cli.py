@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from yarnspec.impl.errors import InputError
 
 from . import check as check_command
-from . import config_command
+from . import config_command, explore_command, replay_command
 from .conformance import runner
 
 EXIT_OK = 0
@@ -64,6 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     config_command.add_arguments(config)
     config.set_defaults(func=config_command.run)
+
+    explore = sub.add_parser("explore", help="explore a named scenario (or --list them)")
+    explore_command.add_arguments(explore)
+    explore.set_defaults(func=explore_command.run)
+
+    replay = sub.add_parser("replay", help="replay a counterexample trace on the model it names")
+    replay_command.add_arguments(replay)
+    replay.set_defaults(func=replay_command.run)
 
     check = sub.add_parser("check", help="run every built-in suite and print a table")
     check_command.add_arguments(check)

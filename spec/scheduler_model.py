@@ -5,7 +5,7 @@ few named small worlds.
 state, the enabled actions in a fixed order, readable labels, fairness classes (the action
 kind; per node for heartbeats), a canonical form (interchangeable nodes, applications and
 container ids, :mod:`yarnspec.impl.scheduler.canonical`), the invariant catalogue of
-:mod:`yarnspec.spec.scheduler_invariants` and one progress property.
+:mod:`yarnspec.spec.scheduler_invariants` and the progress properties of :data:`PROGRESS_PROPERTIES`.
 
 Step invariants (a limit respected by the step that allocates) are checked on every
 transition: a model state is the scheduler state plus the step invariants the step into it
@@ -26,8 +26,9 @@ from typing import Any
 
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import Action, action_class, describe_proposal, label, start, successors
-from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form
+from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, renumber_containers
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
+from yarnspec.impl.scheduler.view import View
 from yarnspec.impl.scheduler.world import (
     AppSpec,
     Bounds,
@@ -63,9 +64,15 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
 
     name = "capacity-scheduler"
 
-    def __init__(self, world: World, title: str = "", progress: bool = True) -> None:
+    def __init__(
+        self, world: World, title: str = "", progress: bool = True, properties: Sequence[str] = ("reservation-progress",)
+    ) -> None:
+        unknown = sorted(set(properties) - set(PROGRESS_PROPERTIES))
+        if unknown:
+            raise ValueError(f"unknown progress property {unknown[0]!r}; known: {', '.join(PROGRESS_PROPERTIES)}")
         self.world = world
         self._with_progress = progress
+        self._properties = tuple(properties)
         self.variant = world.name
         self.parameters: Mapping[str, JSONValue] = {
             "world": title or "custom",
@@ -84,8 +91,10 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         return [ModelState(start(self.world))]
 
     def successors(self, state: ModelState) -> list[tuple[Action, ModelState]]:
-        """Every enabled action with the state it leads to, step invariants checked."""
+        """Every enabled action with the state it leads to, step invariants checked (in an
+        endless world, container ids are renumbered after the check)."""
         before = state.scheduler
+        endless = self.world.bounds.endless
         out = []
         for action, after in successors(self.world, before):
             broken = tuple(
@@ -93,7 +102,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
                 for inv in STEP_INVARIANTS
                 if (message := inv.check(self.world, before, action, after)) is not None
             )
-            out.append((action, ModelState(after, broken)))
+            out.append((action, ModelState(renumber_containers(after) if endless else after, broken)))
         return out
 
     def action_label(self, action: Action) -> str:
@@ -118,33 +127,45 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         return found
 
     def progress(self) -> list[Progress[ModelState]]:
-        """``reservation-progress``: a reservation that would fit on some node of its partition
+        """The progress properties chosen (``properties``), each ``P ~> not P`` under weak
+        fairness of the scheduler's steps (heartbeats per node, proposals, commits, re-sorts,
+        monitor rounds) and the clock; the environment may go quiet.
+
+        ``reservation-progress``: a reservation that would fit on some node of its partition
         and whose request still asks is eventually allocated or given up (or its request
-        withdrawn), under weak fairness of the scheduler's steps and the clock. Seed 003:
-        violated under ``yarn-8127`` with multi-node placement, where the scheduler proposes it
-        on the node with room and the commit refuses it for ever."""
+        withdrawn). Seed 003: violated under ``yarn-8127`` with multi-node placement, where the
+        scheduler proposes it on the node with room and the commit refuses it for ever.
+
+        ``guarantee-progress``: a leaf queue with a pending container that would keep it within
+        its guarantee (allocated, that is used less reserved, plus the container fits in the
+        guarantee) eventually gets it or stops asking (DESIGN: "a queue under its guarantee with
+        pending demand eventually gains"). Seed 002: violated when preemption frees pieces the
+        large request never fits and the lender takes them back, round after round."""
         if not self._with_progress:
             return []
         world = self.world
         fair = {"propose", "propose-node", "commit", "resort", "tick", "monitor"}
         fair |= {f"heartbeat@{n}" for n in range(len(world.nodes))}
-
-        def stuck(state: ModelState) -> bool:
-            return stuck_reservation(world, state.scheduler) is not None
-
-        return [
-            leads_to(
-                "reservation-progress",
-                stuck,
-                lambda state: not stuck(state),
-                fair,
-                "a reservation that fits on some node of its partition is eventually allocated or dropped",
-            )
-        ]
+        found = []
+        for name in self._properties:
+            waiting, description = PROGRESS_PROPERTIES[name]
+            found.append(_leads_away(name, world, waiting, fair, description))
+        return found
 
     def state_json(self, state: ModelState) -> JSONValue:
         """The state with names: clock, nodes, applications, containers, proposals, marks."""
         return state_json(self.world, state.scheduler) | ({"broken": [list(b) for b in state.broken]} if state.broken else {})
+
+
+def _leads_away(
+    name: str, world: World, waiting: Callable[[World, SchedulerState], int | None], fair: set[str], description: str
+) -> Progress[ModelState]:
+    """``P ~> not P`` where ``P`` holds when ``waiting`` finds something waiting."""
+
+    def premise(state: ModelState) -> bool:
+        return waiting(world, state.scheduler) is not None
+
+    return leads_to(name, premise, lambda state: not premise(state), fair, description)
 
 
 def _state_check(world: World, check: Callable[[World, SchedulerState], str | None]) -> Callable[[ModelState], str | None]:
@@ -173,6 +194,37 @@ def stuck_reservation(world: World, state: SchedulerState) -> int | None:
             if node.live and world.node_partition[n] == partition and world.calculator.fits_in(c.resource, node.free):
                 return c.cid
     return None
+
+
+def starved_queue(world: World, state: SchedulerState) -> int | None:
+    """A leaf queue with a pending container that would keep it within its guarantee: its
+    allocated resource (used less reserved) plus the container fits in its guaranteed resource
+    of the container's partition; or ``None``."""
+    view = View(world, state)
+    for index, app in enumerate(state.apps):
+        if app is None or not app.live:
+            continue
+        info = world.apps[index]
+        usage = state.queues[info.queue]
+        for request, asked in zip(info.requests, app.asks):
+            p = request.partition
+            allocated = usage.used[p] - usage.reserved[p]
+            if asked > 0 and view.calc.fits_in(allocated + request.capability, view.guaranteed(info.queue, p)):
+                return info.queue
+    return None
+
+
+#: The progress properties a model may check: what is waiting, and the one-line description.
+PROGRESS_PROPERTIES: Mapping[str, tuple[Callable[[World, SchedulerState], int | None], str]] = {
+    "reservation-progress": (
+        stuck_reservation,
+        "a reservation that fits on some node of its partition is eventually allocated or dropped",
+    ),
+    "guarantee-progress": (
+        starved_queue,
+        "a pending container that keeps its queue within the guarantee is eventually allocated or withdrawn",
+    ),
+}
 
 
 def state_json(world: World, state: SchedulerState) -> dict[str, Any]:

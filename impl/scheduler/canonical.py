@@ -14,13 +14,15 @@ Three renamings leave every behaviour and every invariant's verdict unchanged:
 
 :func:`canonical_form` returns the smallest encoding over all renamings of interchangeable
 applications and nodes (brute force over their permutations: meant for small worlds).
+:func:`renumber_containers` applies the first renaming to the state itself (an endless world
+does so after every step, so that a repeating behaviour repeats its states).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .state import NONE, AppPhase, SchedulerState
@@ -86,12 +88,37 @@ def _ranks(values: set[int]) -> dict[int, int]:
     return ranks
 
 
-def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
-    """The least encoding of ``state`` over all renamings (see the module docstring)."""
+def _container_ranks(state: SchedulerState) -> dict[int, int]:
+    """Every container id the state mentions (containers, marks, proposals) by its rank."""
     mentioned = {c.cid for c in state.containers} | {cid for cid, _ in state.marks}
     for p in state.proposals:
         mentioned.update(v for v in (p.from_reserved, p.release) if v != NONE)
-    cids = _ranks(mentioned)
+    return _ranks(mentioned)
+
+
+def renumber_containers(state: SchedulerState) -> SchedulerState:
+    """``state`` with every container id replaced by its rank among the ids it mentions, and
+    the next id right after them: the same behaviour (ids only order containers, newest
+    first), with ids that do not grow for ever (``Bounds.endless``)."""
+    cids = _container_ranks(state)
+    if all(old == new for old, new in cids.items()) and state.next_container == len(cids) - 1:
+        return state
+    return replace(
+        state,
+        next_container=len(cids) - 1,  # the ranks and NONE
+        nodes=tuple(replace(n, reserved=cids[n.reserved]) for n in state.nodes),
+        apps=tuple(None if a is None else replace(a, am_container=cids[a.am_container]) for a in state.apps),
+        containers=tuple(replace(c, cid=cids[c.cid]) for c in state.containers),
+        proposals=tuple(
+            sorted(replace(p, from_reserved=cids[p.from_reserved], release=cids[p.release]) for p in state.proposals)
+        ),
+        marks=tuple(sorted((cids[cid], at) for cid, at in state.marks)),
+    )
+
+
+def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
+    """The least encoding of ``state`` over all renamings (see the module docstring)."""
+    cids = _container_ranks(state)
     seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
     return min(_encode(state, nodes, apps, cids, seqs) for nodes, apps in symmetry.renamings)
 

@@ -14,7 +14,8 @@ Each action has a guard (``*_enabled``) and an effect returning the new state:
 * ``finish_app``: the application finishes (or is killed): its containers are released, its
   reservations dropped, its demand withdrawn and its AM share returned.
 * ``tick``: the logical clock advances by one step; at the world's bound it stays (time passes
-  without being counted), so no state is ever a deadlock.
+  without being counted), so no state is ever a deadlock. In an endless world
+  (``Bounds.endless``) a tick at the bound ages every time stamp instead (:func:`age`).
 
 An AM container that ends any other way than its application finishing (killed by preemption,
 lost with its node) fails the attempt: the application's other containers are killed, its
@@ -31,7 +32,7 @@ from .accounting import Edit
 from .limits import may_activate
 from .state import NONE, AppPhase, ContainerState, NodeState, SchedulerState
 from .view import View
-from .world import World
+from .world import World, time_horizon
 
 # -- guards ---------------------------------------------------------------------------------
 
@@ -187,12 +188,33 @@ def finish_app(world: World, state: SchedulerState, app: int) -> SchedulerState:
 
 
 def tick(world: World, state: SchedulerState) -> SchedulerState:
-    """The clock advances by one step (not past the world's bound)."""
+    """The clock advances by one step (not past the world's bound); at the bound an endless
+    world ages its time stamps instead."""
     if clock_stopped(world, state):
-        return state
+        return age(world, state, world.bounds.tick_ms) if world.bounds.endless else state
     edit = Edit(world, state)
     edit.clock += world.bounds.tick_ms
     return edit.freeze()
+
+
+def age(world: World, state: SchedulerState, elapsed: int) -> SchedulerState:
+    """``state`` ``elapsed`` ms later with the clock standing still: every time stamp (the last
+    monitor round and sort, marks, allocation times) moves back by ``elapsed``, but not below
+    the clock less the world's time horizon. Every decision compares the clock with a stamp
+    against a span shorter than the horizon, so a stamp at the floor acts as any older one
+    would, and the result behaves exactly as the state with the clock moved on."""
+    floor = state.clock - time_horizon(world.settings)
+
+    def back(stamp: int) -> int:
+        return stamp if stamp == NONE else max(stamp - elapsed, floor)
+
+    return replace(
+        state,
+        containers=tuple(replace(c, start=back(c.start)) for c in state.containers),
+        marks=tuple((cid, back(at)) for cid, at in state.marks),
+        sorted_at=back(state.sorted_at),
+        monitor_at=back(state.monitor_at),
+    )
 
 
 # -- shared steps ---------------------------------------------------------------------------

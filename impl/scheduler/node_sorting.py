@@ -61,6 +61,8 @@ def resort_due(world: World, state: SchedulerState) -> bool:
         return False
     if state.sorted_at < 0 or state.clock - state.sorted_at >= world.settings.sorting_interval_ms:
         return True
+    if world.bounds.endless:
+        return False  # time goes on at the bound: the interval passes as it would
     return clock_stopped(world, state) and any(sorted_nodes(world, state, p) != order for p, order in enumerate(state.node_order))
 
 

@@ -96,6 +96,14 @@ class Bounds:
     ``max_rereservations``: the re-reservation counter saturates there (seed 002's starvation
     term only grows with it). ``node_churn``: whether nodes may be lost and join (a story that
     does not need it explores far fewer states without).
+
+    ``endless``: the model runs for ever in finitely many states, so a behaviour that repeats
+    (a preemption cycle) closes into a loop. Once the clock reaches ``max_clock_ms`` time still
+    passes: a tick moves every time stamp (last monitor round, last sort, marks, allocation
+    times) back by ``tick_ms``, down to ``max_clock_ms`` less the world's time horizon (the
+    longest span any decision looks back, :func:`time_horizon`), where every stamp acts alike;
+    and container ids are renumbered by rank after every step (only their order matters), so
+    ``max_containers`` bounds the ids in use at once rather than the ids ever handed out.
     """
 
     max_clock_ms: int = 60000
@@ -105,6 +113,7 @@ class Bounds:
     max_containers: int = 24
     max_rereservations: int = 4
     node_churn: bool = True
+    endless: bool = False
 
 
 @dataclass(frozen=True)
@@ -389,6 +398,14 @@ def build_world(
     queues = _queues(configuration, partition_index)
     settings = settings or read_settings(configuration)
     _check_combination(variants, settings)
+    last_clock = bounds.max_clock_ms // bounds.tick_ms * bounds.tick_ms
+    if bounds.endless and last_clock < time_horizon(settings):
+        raise InputError(
+            WORLD,
+            "bounds.max_clock_ms",
+            f"an endless world's clock must reach its time horizon, {time_horizon(settings)} ms, in whole ticks; "
+            f"it stops at {last_clock}",
+        )
     users: list[tuple[int, str]] = []
     compiled_apps = tuple(
         _app(i, app, queues, partition_index, node_specs, racks, users, settings, calc) for i, app in enumerate(apps)
@@ -437,8 +454,23 @@ def _check_bounds(bounds: Bounds) -> None:
         lowest = 0 if name == "max_clock_ms" else 1
         if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
             raise InputError(WORLD, f"bounds.{name}", f"expected a whole number >= {lowest}, found {value!r}")
-    if not isinstance(bounds.node_churn, bool):
-        raise InputError(WORLD, "bounds.node_churn", f"expected true or false, found {bounds.node_churn!r}")
+    for name in ("node_churn", "endless"):
+        if not isinstance(getattr(bounds, name), bool):
+            raise InputError(WORLD, f"bounds.{name}", f"expected true or false, found {getattr(bounds, name)!r}")
+
+
+def time_horizon(settings: Settings) -> int:
+    """The longest span any decision looks back at, plus one: the sorting interval, the
+    monitoring interval, the kill wait (strictly exceeded under Hadoop 2.7.3) and the age at
+    which the policy forgets a mark (twice ``max_wait_before_kill``, semantics A.12). Time
+    stamps older than this all act alike (used by ``Bounds.endless``)."""
+    spans = [settings.sorting_interval_ms if settings.multi_node else 0]
+    config = settings.preemption
+    if config is not None:
+        spans += [config.monitoring_interval_ms, 2 * config.max_wait_before_kill_ms + 1]
+        if config.preemption_to_balance_enabled:
+            spans.append(config.preemption_to_balance_max_wait_ms + 1)
+    return max(spans)
 
 
 def _partitions(partitions: Sequence[PartitionSpec], conf: SchedulerConfiguration) -> tuple[PartitionSpec, ...]:

@@ -1,0 +1,186 @@
+"""``yarnspec explore``: list the named scenarios, or explore (or simulate) one variant of one.
+
+``yarnspec explore --list [SCENARIO]`` prints every scenario (story, source, default bounds)
+and its variants with the property checked and the expected verdict.
+
+``yarnspec explore SCENARIO [--variant V] [--max-depth N] [--max-states N] [--no-symmetry]``
+explores the variant (default: the scenario's first) within the scenario's default bounds or
+the ones given, prints the explorer's report and judges the verdict against the expected one;
+``--simulate [--seed S] [--walks W] [--steps N]`` runs seeded random walks instead.
+``--json`` prints one JSON document (:meth:`ScenarioOutcome.to_json`); ``--trace-out FILE``
+writes the counterexample as a replayable trace (``yarnspec replay FILE``); ``--emit-test
+FILE`` writes a pytest file that replays it.
+
+Exit status: 0 when the verdict agrees with the expected one, 1 when it does not, 2 for bad
+arguments (one line naming the argument, via :class:`InputError`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, Scenario, find_scenario
+
+from .explore import ExploreResult, emit_test
+from .scenario_suite import ScenarioOutcome, explore_variant, simulate_variant
+
+SOURCE = "explore"
+#: The factory an emitted test builds the model with (see :func:`yarnspec.checks.explore.emit_test`).
+MODEL_FACTORY = "yarnspec.spec.scenarios:scenario_model"
+DEFAULT_SEED, DEFAULT_WALKS, DEFAULT_STEPS = 0, 100, 100
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The sub-command's arguments (numbers are read as text and checked in :func:`run`)."""
+    parser.add_argument("scenario", nargs="?", metavar="SCENARIO", help="the scenario to explore (see --list)")
+    parser.add_argument("--list", action="store_true", help="list the scenarios, their variants and expected verdicts")
+    parser.add_argument("--variant", metavar="V", help="the variant to run (default: the scenario's first)")
+    parser.add_argument("--max-depth", metavar="N", help="explore at most N steps from the initial state")
+    parser.add_argument("--max-states", metavar="N", help="store at most N distinct states")
+    parser.add_argument("--no-symmetry", action="store_true", help="do not reduce by symmetry (safety runs use it by default where the scenario says so)")
+    parser.add_argument("--simulate", action="store_true", help="run seeded random walks instead of exploring")
+    parser.add_argument("--seed", metavar="S", help=f"the simulation's seed (default {DEFAULT_SEED})")
+    parser.add_argument("--walks", metavar="W", help=f"the simulation's walks (default {DEFAULT_WALKS})")
+    parser.add_argument("--steps", metavar="N", help=f"steps per walk (default {DEFAULT_STEPS})")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--trace-out", metavar="FILE", help="write the counterexample as a replayable JSON trace")
+    parser.add_argument("--emit-test", metavar="FILE", help="write a pytest file that replays the counterexample")
+
+
+def run(args: argparse.Namespace) -> int:
+    """List or run; returns the exit status (an :class:`InputError` propagates to the CLI)."""
+    if args.list:
+        _refuse_with_list(args)
+        chosen = [find_scenario(args.scenario, SOURCE, "SCENARIO")] if args.scenario else list(SCENARIOS.values())
+        if args.json:
+            print(json.dumps({"scenarios": [s.to_json() for s in chosen]}, indent=2))
+        else:
+            print(format_list(chosen))
+        return 0
+    if not args.scenario:
+        raise InputError(SOURCE, "SCENARIO", f"name a scenario to explore (or give --list); known: {', '.join(SCENARIOS)}")
+    scenario = find_scenario(args.scenario, SOURCE, "SCENARIO")
+    variant = scenario.variant(args.variant, SOURCE, "--variant")
+    if args.simulate:
+        _refuse(args, ("max_depth", "max_states", "no_symmetry"), "does not apply to --simulate")
+        seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)
+        walks = _number(args.walks, "--walks", DEFAULT_WALKS, 1)
+        steps = _number(args.steps, "--steps", DEFAULT_STEPS, 0)
+        outcome = simulate_variant(scenario, variant, seed, walks, steps)
+    else:
+        _refuse(args, ("seed", "walks", "steps"), "applies only with --simulate")
+        outcome = explore_variant(scenario, variant, _bounds(scenario, args), show_progress=None)
+    _write_outputs(outcome, args)
+    if args.json:
+        print(json.dumps(outcome.to_json(), indent=1))
+    else:
+        print(format_outcome(outcome))
+    return 0 if outcome.agree else 1
+
+
+def _refuse_with_list(args: argparse.Namespace) -> None:
+    _refuse(
+        args,
+        ("variant", "max_depth", "max_states", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test"),
+        "does not apply to --list",
+    )
+
+
+def _refuse(args: argparse.Namespace, names: tuple[str, ...], fault: str) -> None:
+    for name in names:
+        value = getattr(args, name)
+        if value not in (None, False):
+            raise InputError(SOURCE, "--" + name.replace("_", "-"), fault)
+
+
+def _number(text: str | None, option: str, default: int, lowest: int) -> int:
+    """The whole number given for ``option`` (``default`` when not given), at least ``lowest``."""
+    if text is None:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(SOURCE, option, f"expected a whole number, got {text!r}") from None
+    if value < lowest:
+        raise InputError(SOURCE, option, f"expected a whole number >= {lowest}, got {value}")
+    return value
+
+
+def _bounds(scenario: Scenario, args: argparse.Namespace) -> ExploreBounds:
+    """The scenario's default bounds with the options given on the command line."""
+    default = scenario.bounds
+    depth = default.max_depth if args.max_depth is None else _number(args.max_depth, "--max-depth", 0, 0)
+    states = default.max_states if args.max_states is None else _number(args.max_states, "--max-states", 0, 1)
+    return ExploreBounds(depth, states, default.symmetry and not args.no_symmetry)
+
+
+def _write_outputs(outcome: ScenarioOutcome, args: argparse.Namespace) -> None:
+    """Write the trace and the regression test when asked; say on stderr what was written."""
+    wanted = [(option, path) for option, path in (("--trace-out", args.trace_out), ("--emit-test", args.emit_test)) if path]
+    if not wanted:
+        return
+    trace = outcome.trace
+    if trace is None:
+        print(f"explore: no counterexample, so nothing was written to {', '.join(p for _, p in wanted)}", file=sys.stderr)
+        return
+    for option, path in wanted:
+        try:
+            if option == "--trace-out":
+                trace.save(path)
+            else:
+                emit_test(trace, path, MODEL_FACTORY)
+        except OSError as exc:
+            raise InputError(path, option, f"cannot write: {exc.strerror}") from None
+        what = "trace" if option == "--trace-out" else "regression test"
+        print(f"explore: {what} written to {path}", file=sys.stderr)
+
+
+def format_list(scenarios: list[Scenario]) -> str:
+    """The scenarios and their variants as text."""
+    lines: list[str] = []
+    for scenario in scenarios:
+        bounds = scenario.bounds
+        shown = [f"max depth {bounds.max_depth}" if bounds.max_depth is not None else "",
+                 f"max states {bounds.max_states:,}" if bounds.max_states is not None else "",
+                 "symmetry" if bounds.symmetry else ""]
+        lines.append(f"{scenario.name}  ({scenario.source})")
+        lines.append(f"  {scenario.story}")
+        lines.append(f"  default bounds: {', '.join(s for s in shown if s) or 'none (exhaustive)'}")
+        width = max(len(v.name) for v in scenario.variants)
+        prop_width = max(len(v.property) for v in scenario.variants)
+        for v in scenario.variants:
+            lines.append(f"  {v.name:<{width}}  {v.property:<{prop_width}}  expected {v.expected:<8}  {v.evidence}")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def format_outcome(outcome: ScenarioOutcome) -> str:
+    """The run as text: the scenario, the engine's report (or the simulation's figures and
+    trace), and the judgement."""
+    scenario, variant = outcome.scenario, outcome.variant
+    lines = [
+        f"scenario {scenario.name}, variant {variant.name} ({scenario.source})",
+        f"  {scenario.story}",
+        f"  property {outcome.property}, expected {outcome.expected}",
+    ]
+    lines += [f"  note: {note}" for note in outcome.notes if not isinstance(outcome.result, ExploreResult)]
+    lines.append(_report(outcome))
+    lines.append(outcome.judgement())
+    return "\n".join(lines)
+
+
+def _report(outcome: ScenarioOutcome) -> str:
+    result = outcome.result
+    if isinstance(result, ExploreResult):
+        return result.report()
+    lines = [
+        f"{result.model} ({result.variant}) {json.dumps(dict(result.parameters))}: {result.verdict.text}",
+        f"  {result.steps:,} steps, {result.distinct_states:,} distinct states, {result.seconds:.2f} s",
+    ]
+    if result.violation is not None:
+        lines.append(result.violation.format())
+    return "\n".join(lines)
+

@@ -1,0 +1,93 @@
+"""The scenario registry: every entry is complete and consistent with its model, lookups fail
+with one clear error, and a model's title names its scenario and variant so a trace can be
+traced back to it."""
+
+from __future__ import annotations
+
+import pytest
+
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.scenarios import (
+    EXPECTED,
+    INVARIANTS,
+    SCENARIOS,
+    Scenario,
+    ScenarioVariant,
+    find_scenario,
+    model_for_title,
+    scenario_model,
+)
+
+VARIANTS = [(s, v) for s in SCENARIOS.values() for v in s.variants]
+IDS = [s.title(v) for s, v in VARIANTS]
+
+
+@pytest.mark.parametrize("scenario", list(SCENARIOS.values()), ids=list(SCENARIOS))
+def test_each_scenario_is_complete(scenario: Scenario) -> None:
+    assert scenario.story and "\n" not in scenario.story
+    assert scenario.source and scenario.description
+    names = [v.name for v in scenario.variants]
+    assert names and len(names) == len(set(names))
+    assert "/" not in scenario.name
+    assert {v.expected for v in scenario.variants} <= set(EXPECTED)
+
+
+@pytest.mark.parametrize("scenario, variant", VARIANTS, ids=IDS)
+def test_each_variant_names_a_property_its_model_checks(scenario: Scenario, variant: ScenarioVariant) -> None:
+    model = scenario.model(variant)
+    progress = [p.name for p in model.progress()]
+    if variant.property == INVARIANTS:
+        assert progress == [] and model.invariants()
+    else:
+        assert progress == [variant.property]
+    assert variant.expected in EXPECTED and variant.evidence
+    assert model.parameters["world"] == scenario.title(variant)
+
+
+@pytest.mark.parametrize("scenario, variant", VARIANTS, ids=IDS)
+def test_the_title_rebuilds_the_same_model(scenario: Scenario, variant: ScenarioVariant) -> None:
+    model = scenario.model(variant)
+    again = model_for_title(scenario.title(variant))
+    assert (again.variant, dict(again.parameters)) == (model.variant, dict(model.parameters))
+    built = scenario_model(**dict(model.parameters), variant=model.variant)
+    assert built.parameters == model.parameters
+
+
+def test_variants_change_the_behaviour_they_name() -> None:
+    starvation = SCENARIOS["reserved-starvation"]
+    worlds = {v.name: starvation.world(v) for v in starvation.variants}
+    assert worlds["yarn-8127"].variants.commit == "yarn-8127"
+    assert worlds["reserved-pickup"].variants.commit == "reserved-pickup"
+    assert worlds["yarn-8127+yarn-10259"].variants.multi_node_reserve == "yarn-10259"
+    assert worlds["reserved-pickup-one-container"].bounds.max_containers == 2
+    assert worlds["reserved-pickup"].bounds.max_containers == 4
+    commits = {v.name: SCENARIOS["async-double-commit"].world(v).variants.commit for v in SCENARIOS["async-double-commit"].variants}
+    assert commits == {"pre-8127": "pre-8127", "yarn-8127": "yarn-8127", "reserved-pickup": "reserved-pickup"}
+
+
+def test_the_first_variant_is_the_default() -> None:
+    scenario = SCENARIOS["async-double-commit"]
+    assert scenario.variant(None) is scenario.variants[0]
+
+
+def test_unknown_names_are_one_clear_error() -> None:
+    with pytest.raises(InputError) as unknown:
+        find_scenario("no-such", "explore", "SCENARIO")
+    assert str(unknown.value) == f"explore: SCENARIO: unknown scenario 'no-such'; known: {', '.join(SCENARIOS)}"
+    with pytest.raises(InputError) as variant:
+        SCENARIOS["async-double-commit"].variant("post-8127", "explore", "--variant")
+    assert "explore: --variant: scenario async-double-commit has no variant 'post-8127'; known: pre-8127" in str(variant.value)
+
+
+@pytest.mark.parametrize(
+    "title, fragment",
+    [
+        ("seed003", "expected 'scenario/variant', got 'seed003'"),
+        ("nothing/yarn-8127", "unknown scenario 'nothing'"),
+        ("reserved-starvation/pre-8127", "has no variant 'pre-8127'"),
+    ],
+)
+def test_a_bad_title_names_the_place(title: str, fragment: str) -> None:
+    with pytest.raises(InputError) as caught:
+        model_for_title(title, "t.json")
+    assert str(caught.value).startswith("t.json: parameters.world: ") and fragment in str(caught.value)

@@ -1,0 +1,163 @@
+"""Each scenario's verdict under each variant, at the scenario's fast bounds, and the shape of
+the counterexamples: the story each trace tells is the one the scenario claims."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from yarnspec.checks.explore import Trace, explore
+from yarnspec.checks.scenario_suite import ScenarioOutcome, agrees, explore_variant
+from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds
+from yarnspec.spec.scheduler_invariants import check_state
+from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
+
+
+@functools.cache
+def outcome(scenario: str, variant: str, exhaustive: bool = False) -> ScenarioOutcome:
+    """One run per (scenario, variant) for the whole module: fast bounds unless exhaustive."""
+    s = SCENARIOS[scenario]
+    return explore_variant(s, s.variant(variant), s.bounds if exhaustive else s.fast)
+
+
+def last_state(model: SchedulerModel, trace: Trace) -> ModelState:
+    """The state the trace ends in, by following its action labels on the model."""
+    (state,) = model.initial_states()
+    for step in trace.steps[1:]:
+        (state,) = [target for action, target in model.successors(state) if model.action_label(action) == step.action][:1]
+    return state
+
+
+def loop_actions(trace: Trace) -> list[str]:
+    assert trace.loop_start is not None
+    return [step.action or "" for step in trace.steps[trace.loop_start + 1 :]]
+
+
+@pytest.mark.parametrize(
+    "scenario, variant",
+    [(s.name, v.name) for s in SCENARIOS.values() for v in s.variants],
+)
+def test_the_verdict_at_fast_bounds_is_the_expected_one(scenario: str, variant: str) -> None:
+    result = outcome(scenario, variant)
+    expected = SCENARIOS[scenario].variant(variant).expected
+    assert result.agree, result.judgement()
+    assert (result.verdict.status == "violated") == (expected == "violated")
+    assert (result.trace is not None) == (expected == "violated")
+
+
+def test_pre_8127_leaks_through_two_commits_of_one_reservation() -> None:
+    trace = outcome("async-double-commit", "pre-8127").trace
+    assert trace is not None and trace.kind == "invariant"
+    assert trace.property == "node-used-is-sum-of-containers"
+    actions = [step.action for step in trace.steps[1:]]
+    assert actions[-2:] == ["commit(allocate app1/r1 on n0 from c3)"] * 2
+    model = SCENARIOS["async-double-commit"].model(SCENARIOS["async-double-commit"].variant("pre-8127"))
+    last = last_state(model, trace)
+    assert model.state_json(last) == trace.steps[-1].state
+    broken = {name for name, _ in check_state(model.world, last.scheduler)}
+    assert {"node-used-is-sum-of-containers", "cluster-conservation"} <= broken
+
+
+def test_yarn_8127_starves_the_reservation_by_refusing_it_on_the_other_node() -> None:
+    trace = outcome("reserved-starvation", "yarn-8127").trace
+    assert trace is not None and trace.kind == "progress" and trace.property == "reservation-progress"
+    assert any(a.startswith("commit(allocate app1/r1 on n1 from c") for a in loop_actions(trace))
+
+
+def test_reserved_pickup_starves_because_the_reserved_node_sorts_first() -> None:
+    """The evidence for the corrected expectation: on the loop the reservation is re-reserved
+    on n0 while n1, the more allocated node, has room for it."""
+    trace = outcome("reserved-starvation", "reserved-pickup").trace
+    assert trace is not None and trace.loop_start is not None
+    assert any(a.startswith("commit(rereserve app1/r1 on n0 from c") for a in loop_actions(trace))
+    assert not any(" on n1" in a for a in loop_actions(trace))
+    for step in trace.steps[trace.loop_start :]:
+        nodes = step.state["nodes"]
+        assert nodes["n0"]["reserved"] >= 0
+        assert nodes["n1"]["used"][0] > nodes["n0"]["used"][0]  # n1 sorts after n0 ...
+        assert nodes["n1"]["free"][0] >= 4096  # ... and has room for the 4 GB container
+
+
+def test_the_pickup_holds_exhaustively_with_one_worker_container() -> None:
+    result = outcome("reserved-starvation", "reserved-pickup-one-container", exhaustive=True)
+    assert result.verdict.status == "holds" and result.verdict.text == "holds (exhaustive)"
+
+
+def test_one_container_world_still_starves_under_yarn_8127() -> None:
+    """The one-container world is not simply too small to starve: the YARN-8127 check still
+    starves it, so the pick-up is what makes it hold."""
+    s = SCENARIOS["reserved-starvation"]
+    world = s.build(commit="yarn-8127", max_containers=2)
+    (prop,) = explore(SchedulerModel(world, "check"), max_depth=14).properties
+    assert prop.verdict.status == "violated"
+
+
+@pytest.mark.parametrize("variant", ["default", "reserved-selector"])
+def test_the_big_container_livelock_is_a_preemption_cycle(variant: str) -> None:
+    """The loop kills the lender's newest container and the lender takes the freed space back;
+    the borrower holds no reservation anywhere on it (so the reserved selector has nothing to
+    work on) and its 2 GB container is never allocated."""
+    trace = outcome("big-container-livelock", variant).trace
+    assert trace is not None and trace.kind == "progress" and trace.property == "guarantee-progress"
+    actions = loop_actions(trace)
+    assert "monitor" in actions and "ask(app_A, r1)" in actions
+    assert any(a.startswith("heartbeat(") for a in actions)
+    loop = trace.steps[trace.loop_start or 0 :]
+    sizes = [len(step.state["containers"]) for step in loop]
+    assert min(sizes) < max(sizes)  # a container is killed and another allocated on the loop
+    for step in loop:
+        assert all(node["reserved"] == -1 for node in step.state["nodes"].values())
+        b_containers = [c for c in step.state["containers"] if c["app"] == "app_B"]
+        assert [c["resource"][0] for c in b_containers] == [1024]  # only B's AM
+        assert step.state["apps"]["app_B"]["asks"] == [0, 1]
+
+
+#: A shortest path (12 steps, found by breadth-first search) to a monitor round that kills:
+#: with n0 lost, A fills n1, B's AM waits, the monitor marks A's newest container and kills it.
+NO_LEAK_KILL = (
+    "submit(A)", "lose-node(n0)", "propose(n1)", "commit(allocate A/r0 on n1)", "launch(c0)", "ask(A, r1)",
+    "propose(n1)", "submit(B)", "commit(allocate A/r1 on n1)", "monitor", "tick", "monitor",
+)  # fmt: skip
+
+
+def test_no_leak_reaches_preemption_within_its_bound() -> None:
+    """Preemption is inside the explored part: a monitor round marks within the fast bound and
+    kills at depth 12, the default bound, along a path whose every step the model enables."""
+    scenario = SCENARIOS["no-leak"]
+    model = scenario.model(scenario.variants[0])
+    (state,) = model.initial_states()
+    sizes, marks = [], []
+    for wanted in NO_LEAK_KILL:
+        (state,) = [t for a, t in model.successors(state) if model.action_label(a) == wanted]
+        sizes.append(len(state.scheduler.containers))
+        marks.append(len(state.scheduler.marks))
+    assert len(NO_LEAK_KILL) == scenario.bounds.max_depth
+    assert marks.index(1) < (scenario.fast.max_depth or 0)  # marked at step 10
+    assert sizes[-1] == sizes[-2] - 1 and marks[-1] == 0  # the last round killed the marked container
+
+
+@pytest.mark.parametrize(
+    "expected, status, verdict",
+    [
+        ("violated", "violated", True),
+        ("violated", "holds", False),
+        ("violated", "bounded", False),
+        ("violated", "sampled", False),
+        ("holds", "holds", True),
+        ("holds", "bounded", True),
+        ("holds", "sampled", True),
+        ("holds", "violated", False),
+        ("holds", "unchecked", False),
+        ("violated", "unchecked", False),
+    ],
+)
+def test_agreement(expected: str, status: str, verdict: bool) -> None:
+    assert agrees(expected, status) is verdict
+
+
+def test_a_bound_too_small_to_see_the_violation_disagrees() -> None:
+    s = SCENARIOS["async-double-commit"]
+    result = explore_variant(s, s.variant("pre-8127"), ExploreBounds(max_depth=5, symmetry=True))
+    assert result.verdict.status == "bounded" and not result.agree
+    assert "MISMATCH" in result.judgement()
