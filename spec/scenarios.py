@@ -39,6 +39,7 @@ from yarnspec.impl.scheduler.world import (
     RequestSpec,
     Variants,
     World,
+    CONTINUE_LOOKING_KEY,
     build_world,
     configuration_from_properties,
 )
@@ -312,7 +313,7 @@ def no_leak_world(commit: CommitCheck = "yarn-8127") -> World:
     return build_world(conf, [PartitionSpec("")], nodes, apps, Variants(commit), bounds)
 
 
-def big_container_world(reserved_selector: bool = False) -> World:
+def big_container_world(reserved_selector: bool = False, continue_looking: bool = True) -> World:
     """Seed 002's small cluster and large container, scaled down (the second world of
     ``big-container-livelock``; the story starts from the scenario's setup).
 
@@ -328,9 +329,11 @@ def big_container_world(reserved_selector: bool = False) -> World:
     reused, so a preemption cycle is a loop.
 
     ``reserved_selector``: ``select_based_on_reserved_containers`` (YARN-4390), which
-    preempts on the node of a reservation until it fits. The property is
-    ``guarantee-progress``: B's pending 2 GB container keeps B within its guarantee, so it
-    must eventually be allocated (or withdrawn). Exhaustive: 610 states per variant.
+    preempts on the node of a reservation until it fits. ``continue_looking``:
+    ``reservations-continue-look-all-nodes`` (default true; the tests turn it off to show
+    that the verdict does not depend on it). The property is ``guarantee-progress``: B's
+    pending 2 GB container keeps B within its guarantee, so it must eventually be allocated
+    (or withdrawn). Exhaustive: 610 states per variant.
 
     * ``default``: expected **violated** (seed 002's story). The lasso: a round marks and then
       kills A's newest container (on n2), B's AM takes the first freed gigabyte and B asks for
@@ -339,16 +342,62 @@ def big_container_world(reserved_selector: bool = False) -> World:
       restarted as the newest, preempted again" for ever.
     * ``reserved-selector``: the issue expected **holds**; the model finds the same lasso, so
       the expected verdict recorded is **violated**. The selector frees the node of a
-      *reservation*, and B never gets one: with the cluster full, B's queue limit is the free
-      space plus B's own use (``ParentQueue.getResourceLimitsOfChild``), 1 GB + 1 GB, below
-      the 3 GB B would hold with the 2 GB container, so B's request is skipped and A takes the
-      freed gigabyte. A search over about twenty small worlds (two and three nodes, 1 and 2 GB
-      containers, natural termination 0.2 and 1.0, B asking for one or two containers, several
-      placements of the lender's containers) found no world where the selector holds and the
-      default starves: the borrower either cannot reserve (as here), reserves on the node of
-      the AMs (never preempted) where it can never fit, or is counted satisfied because a
-      queue's used includes its reservation (semantics A.5.1, A.10).
+      *reservation*, and B never gets one. Before it may allocate or reserve on a node, a
+      request must fit in the queue's headroom plus what the application could unreserve
+      (``RegularContainerAllocator.checkHeadroom``, in the pre-check of every node), and with
+      the cluster full B's headroom is the cluster's free space: B's limit is the parent's
+      limit less the parent's use plus B's own use (``ParentQueue.getResourceLimitsOfChild``),
+      1 GB + 1 GB, so the headroom is 1 GB, short of the 2 GB container. B's request is
+      skipped and A takes the freed gigabyte. The check does not depend on
+      ``reservations-continue-look-all-nodes`` (only what could be unreserved does), and with
+      it off the model finds the same lasso. With the default natural termination factor a
+      round frees less than the container, so this holds for any such world: the selector
+      helps only where a round frees the container in total, which is
+      :func:`big_container_reserved_world`.
     """
+    return _lender_borrower_world(
+        node_gb=2, lender_am_gb=2, borrower_gb=2, per_round="0.5", natural_termination=None, max_containers=8,
+        reserved_selector=reserved_selector, continue_looking=continue_looking,
+    )  # fmt: skip
+
+
+def big_container_reserved_world(reserved_selector: bool = False) -> World:
+    """Seed 002's large container where one round frees it in total, but spread over the nodes:
+    the case the reserved-container selector (YARN-4390) was written for (``big-container-reserved``).
+
+    Three 3 GB nodes; queues A and B at 50% (4.5 GB guaranteed each). The lender app_A (a 1 GB
+    AM on n0 and 1 GB containers placed round-robin, n1, n2, n0, ..., as heartbeats arrive)
+    holds the whole cluster; the borrower app_B (1 GB AM) asks for one 2 GB container.
+    ``natural_termination_factor`` 1.0 and ``total_preemption_per_round`` 0.25 (2.25 GB), so
+    the first round after B's ask frees A's whole excess, two 1 GB containers, the newest,
+    which sit on two different nodes. B's headroom is then 2 GB, and at the first of those
+    nodes' heartbeats B reserves its container there (1 GB free). The reservation counts in
+    B's use, so the cluster is full again for A's queue limit: A cannot take the freed space
+    back. The property is ``guarantee-progress``; the story starts from the scenario's setup.
+
+    * ``default``: expected **violated**. With the reservation B's use (AM plus reservation,
+      3 GB) equals its ideal: the FIFO selector offers a queue its pending net of what is
+      reserved, so B is satisfied, A sits at its ideal 6 GB, and nothing more is preempted.
+      The lasso: two nodes keep 1 GB free each, the reserved node keeps A's container, and
+      the reservation waits for ever (a reservation only completes on its own node).
+    * ``reserved-selector``: expected **holds** (exhaustive). In reserved mode the ideal uses
+      plain pending, so B is owed up to its guarantee and A's quota is 1.5 GB; the selector
+      preempts A's container on the reserved node, and the reservation is allocated there.
+    """
+    return _lender_borrower_world(
+        node_gb=3, lender_am_gb=1, borrower_gb=2, per_round="0.25", natural_termination="1.0", max_containers=11,
+        reserved_selector=reserved_selector, continue_looking=True,
+    )  # fmt: skip
+
+
+def _lender_borrower_world(
+    node_gb: int, lender_am_gb: int, borrower_gb: int, per_round: str, natural_termination: str | None,
+    max_containers: int, reserved_selector: bool, continue_looking: bool,
+) -> World:  # fmt: skip
+    """Seed 002's two queues on three nodes of ``node_gb``: A (the lender, 1 GB containers)
+    and B (the borrower, a 1 GB AM and one ``borrower_gb`` container), 50% each, the monitor
+    every second with the kill a second after the mark, in an endless world with at most
+    ``max_containers`` container ids in use."""
     props = {
         PREFIX + "root.queues": "A,B",
         PREFIX + "root.A.capacity": "50",
@@ -360,28 +409,46 @@ def big_container_world(reserved_selector: bool = False) -> World:
         MONITOR: "true",
         PREEMPTION + "monitoring_interval": "1000",
         PREEMPTION + "max_wait_before_kill": "1000",
-        PREEMPTION + "total_preemption_per_round": "0.5",
+        PREEMPTION + "total_preemption_per_round": per_round,
     }
+    if natural_termination is not None:
+        props[PREEMPTION + "natural_termination_factor"] = natural_termination
     if reserved_selector:
         props[PREEMPTION + "select_based_on_reserved_containers"] = "true"
-    one_gb, two_gb = Resource.of(1024, 1), Resource.of(2048, 2)
-    nodes = [NodeSpec(f"n{i}", two_gb) for i in range(3)]
+    if not continue_looking:
+        props[CONTINUE_LOOKING_KEY] = "false"
+    one_gb = Resource.of(1024, 1)
+    nodes = [NodeSpec(f"n{i}", Resource.of(node_gb * 1024, node_gb)) for i in range(3)]
     apps = [
-        AppSpec("app_A", "A", two_gb, (RequestSpec(1, one_gb),), user="ua"),
-        AppSpec("app_B", "B", one_gb, (RequestSpec(1, two_gb),), user="ub"),
+        AppSpec("app_A", "A", Resource.of(lender_am_gb * 1024, lender_am_gb), (RequestSpec(1, one_gb),), user="ua"),
+        AppSpec("app_B", "B", one_gb, (RequestSpec(1, Resource.of(borrower_gb * 1024, borrower_gb)),), user="ub"),
     ]
-    bounds = Bounds(max_clock_ms=3000, tick_ms=1000, max_proposals=1, max_ask=1, max_containers=8, node_churn=False, endless=True)
+    bounds = Bounds(max_clock_ms=3000, tick_ms=1000, max_proposals=1, max_ask=1, max_containers=max_containers, node_churn=False, endless=True)
     return build_world(configuration_from_properties(props), [PartitionSpec("")], nodes, apps, Variants(), bounds)
 
 
-#: The lender fills the cluster (its AM on n0, two containers on each of n1 and n2, all
-#: running), then the borrower submits: where seed 002's story starts.
-BIG_CONTAINER_SETUP: tuple[str, ...] = (
-    "submit(app_A)", "heartbeat(n0)", "launch(c0)",
-    "ask(app_A, r1)", "heartbeat(n1)", "ask(app_A, r1)", "heartbeat(n1)",
-    "ask(app_A, r1)", "heartbeat(n2)", "ask(app_A, r1)", "heartbeat(n2)",
-    "launch(c1)", "launch(c2)", "launch(c3)", "launch(c4)", "submit(app_B)",
-)  # fmt: skip
+def lender_fills(placement: Sequence[str]) -> tuple[str, ...]:
+    """Set-up steps: app_A's AM on n0, then one 1 GB container on each node of ``placement``
+    in turn, all launched, then app_B submitted: where seed 002's story starts."""
+    steps = ["submit(app_A)", "heartbeat(n0)", "launch(c0)"]
+    for node in placement:
+        steps += ["ask(app_A, r1)", f"heartbeat({node})"]
+    steps += [f"launch(c{i})" for i in range(1, len(placement) + 1)]
+    return (*steps, "submit(app_B)")
+
+
+#: The lender fills the cluster (its 2 GB AM on n0, two containers on each of n1 and n2, all
+#: running), then the borrower submits.
+BIG_CONTAINER_SETUP: tuple[str, ...] = lender_fills(["n1", "n1", "n2", "n2"])
+
+#: The lender's 1 GB AM on n0 and eight containers placed round-robin from n1.
+BIG_CONTAINER_RESERVED_SETUP: tuple[str, ...] = lender_fills(["n1", "n2", "n0"] * 2 + ["n1", "n2"])
+
+#: The lender's containers run until preempted and nobody cancels or finishes.
+LENDER_QUIET = frozenset({"complete", "release", "cancel", "finish-app"})
+
+#: The depth of ``big-container-reserved``'s fast bounds: deep enough for the default lasso.
+FAST_RESERVED_DEPTH = 18
 
 
 # -- the registry ---------------------------------------------------------------------------
@@ -474,13 +541,33 @@ def _scenarios() -> tuple[Scenario, ...]:
                 ),
                 ScenarioVariant(
                     "reserved-selector", {"reserved_selector": True}, "guarantee-progress", "violated",
-                    "the borrower never gets a reservation to preempt for: its queue limit is the free space plus its own use",
+                    "the borrower never gets a reservation to preempt for: its headroom is the cluster's free space, short of its container",
                 ),
             ),
             bounds=ExploreBounds(),
             fast=ExploreBounds(),
             setup=BIG_CONTAINER_SETUP,
-            quiet=frozenset({"complete", "release", "cancel", "finish-app"}),
+            quiet=LENDER_QUIET,
+        ),
+        Scenario(
+            name="big-container-reserved",
+            story="a round frees the big container in total but spread over nodes; the borrower reserves on one and waits there",
+            source="seed 002; YARN-4390",
+            build=big_container_reserved_world,
+            variants=(
+                ScenarioVariant(
+                    "default", {"reserved_selector": False}, "guarantee-progress", "violated",
+                    "the reservation counts in the borrower's use, so the FIFO selector sees it satisfied and preempts nothing more",
+                ),
+                ScenarioVariant(
+                    "reserved-selector", {"reserved_selector": True}, "guarantee-progress", "holds",
+                    "the selector preempts the lender's container on the reserved node and the reservation is allocated there",
+                ),
+            ),
+            bounds=ExploreBounds(),
+            fast=ExploreBounds(max_depth=FAST_RESERVED_DEPTH),
+            setup=BIG_CONTAINER_RESERVED_SETUP,
+            quiet=LENDER_QUIET,
         ),
     )
 

@@ -22,6 +22,16 @@ LAZY = "yarn.scheduler.capacity.lazy-preemption-enabled"
 PolicyVariant = Literal["hadoop-3", "hadoop-2.7.3"]
 VARIANTS: tuple[PolicyVariant, ...] = ("hadoop-3", "hadoop-2.7.3")
 
+#: How the policy reads a queue's guarantee. ``effective``: the snapshot's effective minimum
+#: resource as it stands. ``tiny-queue``: the queue is read as a percentage of its partition,
+#: the way Hadoop derives the guarantee of a percentage-configured queue before 3.4.0, which is
+#: where YARN-11073 starts (see :func:`yarnspec.impl.preemption.temp_queue.tiny_queue_guarantee`).
+GuaranteeRule = Literal["effective", "tiny-queue"]
+GUARANTEE_RULES: tuple[GuaranteeRule, ...] = ("effective", "tiny-queue")
+#: Not a Hadoop key: how a configuration or a case file selects the guarantee rule (a model
+#: variant, like the calculator class), so a written case can replay YARN-11073.
+GUARANTEE_RULE_KEY = "yarnspec.preemption.guarantee-rule"
+
 
 @dataclass(frozen=True)
 class PreemptionConfig:
@@ -42,6 +52,7 @@ class PreemptionConfig:
     lazy_preemption_enabled: bool = False
     underutilized_preemption_enabled: bool = False
     variant: PolicyVariant = "hadoop-3"
+    guarantees: GuaranteeRule = "effective"
 
     @staticmethod
     def from_properties(properties: Mapping[str, Any], source: str = "<configuration>", variant: PolicyVariant = "hadoop-3") -> PreemptionConfig:
@@ -79,6 +90,14 @@ def _parse_number(source: str, key: str, raw: Any) -> float:
     if value != value or value in (float("inf"), float("-inf")):
         raise InputError(source, key, f"expected a finite number, found {raw!r}")
     return value
+
+
+def _guarantee_rule(source: str, key: str, raw: Any) -> GuaranteeRule:
+    text = str(raw).strip()
+    for rule in GUARANTEE_RULES:
+        if text == rule:
+            return rule
+    raise InputError(source, key, f"expected one of {', '.join(GUARANTEE_RULES)}, found {raw!r}")
 
 
 def _millis(source: str, key: str, raw: Any) -> int:
@@ -120,6 +139,7 @@ _KEYS: dict[str, tuple[str, Callable[[str, str, Any], Any]]] = {
     PREFIX + "intra-queue-preemption.enabled": ("intra_queue_enabled", _parse_bool),
     LAZY: ("lazy_preemption_enabled", _parse_bool),
     UNDERUTILIZED: ("underutilized_preemption_enabled", _parse_bool),
+    GUARANTEE_RULE_KEY: ("guarantees", _guarantee_rule),
 }
 
 #: The property names this module reads, for documentation and for the configuration reader.

@@ -48,7 +48,7 @@ class RoundContext:
         all vectors padded to the registered resource types."""
         width = max(2, len(snapshot.resource_types.names))
         cluster = snapshot.cluster_resource.padded(width)
-        trees = tuple(build_tree(snapshot, p, width) for p in partitions_of(snapshot))
+        trees = tuple(build_tree(snapshot, p, width, config.guarantees) for p in partitions_of(snapshot))
         budget = cluster.multiply_truncate(f32(config.total_preemption_per_round))
         selection = Selection(budget, calc, cluster, config.variant)
         by_partition = {tree.partition.name: tree for tree in trees}

@@ -14,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cluster import DEFAULT_PARTITION, ROOT, ClusterSnapshot, Partition
-from ..resources import ZERO, Resource
+from ..errors import NotModelled
+from ..resources import ZERO, Resource, java_float_div
+from .config import GUARANTEE_RULES, GuaranteeRule
 
 
 class TempQueue:
@@ -99,14 +101,41 @@ def partitions_of(snapshot: ClusterSnapshot) -> list[Partition]:
     return found
 
 
-def build_tree(snapshot: ClusterSnapshot, partition: Partition, width: int) -> PartitionTree:
+def tiny_queue_guarantee(guaranteed: Resource, partition: Resource) -> Resource:
+    """A queue's guarantee read as a percentage of its partition, as Hadoop before 3.4.0 gets
+    it for a percentage-configured queue: the absolute capacity is a ``float`` (here the
+    queue's memory share of the partition) and the guarantee is ``partition x capacity``,
+    truncated per resource type (``Resources.multiply``, used by the scheduler's effective
+    minimum resource and by ``TempQueuePerPartition.getGuaranteed``).
+
+    YARN-11073: on a cluster of <168 GB, 48 vcores> a queue of 1% is guaranteed
+    <1720 MB, 0 vcores>, the 0.48 vcores truncated to 0. The preemption policy then gives the
+    queue a share of 0 vcores (``AbstractPreemptableResourceCalculator.resetCapacity`` divides
+    each type's guarantee by the asking queues' total), DRF rounds its vcore offers to 0, its
+    ideal assignment keeps the truncated 0 vcores, and its running containers are preempted
+    round after round even on an otherwise idle cluster. The fix (Hadoop 3.4.0) leaves the
+    truncation alone and changes ``resetCapacity``: for a resource type in which some asking
+    queue's guarantee is 0 while the total is not, every asking queue's share of that type is
+    taken from the absolute capacities instead. This model keeps the pre-3.4.0 shares in every
+    variant; the ``tiny-queue`` rule supplies the truncated guarantees that expose them.
+    """
+    capacity = java_float_div(guaranteed.memory, partition.memory) if partition.memory else 0.0
+    return partition.multiply_truncate(capacity)
+
+
+def build_tree(
+    snapshot: ClusterSnapshot, partition: Partition, width: int, guarantees: GuaranteeRule = "effective"
+) -> PartitionTree:
     """The records of every queue in ``partition`` (semantics A.2).
 
-    ``guaranteed`` is the queue's effective minimum resource; ``maximum`` its effective
-    maximum, except that a zero maximum in a NON-exclusive partition stands for the whole
-    partition (Hadoop takes the absolute maximum capacity as 1.0 there). Zero guarantees and
-    zero maxima otherwise stay zero: the snapshot already holds effective (absolute) figures.
+    ``guaranteed`` is the queue's effective minimum resource (or, with the ``tiny-queue``
+    rule, :func:`tiny_queue_guarantee` of it); ``maximum`` its effective maximum, except that
+    a zero maximum in a NON-exclusive partition stands for the whole partition (Hadoop takes
+    the absolute maximum capacity as 1.0 there). Zero guarantees and zero maxima otherwise stay
+    zero: the snapshot already holds effective (absolute) figures.
     """
+    if guarantees not in GUARANTEE_RULES:
+        raise NotModelled(f"guarantee rule {guarantees!r} (known: {', '.join(GUARANTEE_RULES)})")
     resource = partition.resource.padded(width)
     records: dict[str, TempQueue] = {}
     order = 0
@@ -117,6 +146,8 @@ def build_tree(snapshot: ClusterSnapshot, partition: Partition, width: int) -> P
         order += 1
         record.leaf = queue.leaf
         record.guaranteed = figures.guaranteed.padded(width)
+        if guarantees == "tiny-queue":
+            record.guaranteed = tiny_queue_guarantee(record.guaranteed, resource)
         maximum = figures.maximum
         if maximum.is_zero() and not partition.exclusive:
             maximum = partition.resource

@@ -9,7 +9,7 @@ import pytest
 
 from yarnspec.checks.explore import Trace, explore
 from yarnspec.checks.scenario_suite import ScenarioOutcome, agrees, explore_variant
-from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds
+from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, ScenarioModel, _lender_borrower_world, big_container_world
 from yarnspec.spec.scheduler_invariants import check_state
 from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
 
@@ -111,6 +111,56 @@ def test_the_big_container_livelock_is_a_preemption_cycle(variant: str) -> None:
         b_containers = [c for c in step.state["containers"] if c["app"] == "app_B"]
         assert [c["resource"][0] for c in b_containers] == [1024]  # only B's AM
         assert step.state["apps"]["app_B"]["asks"] == [0, 1]
+
+
+def test_the_big_container_livelock_does_not_depend_on_continue_looking() -> None:
+    """The evidence that the borrower's headroom check, not reservations-continue-looking,
+    keeps it from reserving: with continue-looking off the selector variant starves the same way."""
+    s = SCENARIOS["big-container-livelock"]
+    model = ScenarioModel(big_container_world(reserved_selector=True, continue_looking=False), "t", ("guarantee-progress",), s.setup, s.quiet)
+    assert not model.world.settings.continue_looking
+    (prop,) = explore(model).properties
+    assert prop.verdict.status == "violated"
+    assert prop.counterexample is not None
+    assert all(all(n["reserved"] == -1 for n in step.state["nodes"].values()) for step in prop.counterexample.steps)
+
+
+def test_the_default_selector_leaves_a_spread_reservation_waiting() -> None:
+    """big-container-reserved under the FIFO selector: B holds a reservation on one node, two
+    nodes have a free gigabyte each, nothing is preempted on the loop, and B's container never
+    comes."""
+    trace = outcome("big-container-reserved", "default").trace
+    assert trace is not None and trace.kind == "progress" and trace.property == "guarantee-progress"
+    assert "monitor" in loop_actions(trace)
+    loop = trace.steps[trace.loop_start or 0 :]
+    assert len({len(step.state["containers"]) for step in loop}) == 1  # nothing killed on the loop
+    for step in loop:
+        nodes = step.state["nodes"].values()
+        reserved = [n for n in nodes if n["reserved"] >= 0]
+        assert len(reserved) == 1 and reserved[0]["free"][0] == 1024
+        assert sum(n["free"][0] for n in nodes) == 2 * 1024  # and one more free gigabyte elsewhere
+        assert step.state["apps"]["app_B"]["reserved"] == {"": [2048, 2]}
+        assert [(c["resource"][0], c["state"]) for c in step.state["containers"] if c["app"] == "app_B"] == [(1024, "RUNNING"), (2048, "RESERVED")]
+
+
+def test_the_reserved_selector_serves_the_spread_reservation_exhaustively() -> None:
+    result = outcome("big-container-reserved", "reserved-selector", exhaustive=True)
+    assert result.verdict.status == "holds" and result.verdict.text == "holds (exhaustive)"
+
+
+@pytest.mark.parametrize("reserved_selector", [False, True])
+def test_with_the_default_termination_factor_the_spread_world_starves_under_both(reserved_selector: bool) -> None:
+    """The same world with natural_termination_factor at its default 0.2: a round frees one
+    container, short of B's, so B never reserves and the selector has nothing to work on."""
+    s = SCENARIOS["big-container-reserved"]
+    world = _lender_borrower_world(
+        node_gb=3, lender_am_gb=1, borrower_gb=2, per_round="0.25", natural_termination=None, max_containers=11,
+        reserved_selector=reserved_selector, continue_looking=True,
+    )  # fmt: skip
+    (prop,) = explore(ScenarioModel(world, "t", ("guarantee-progress",), s.setup, s.quiet)).properties
+    assert prop.verdict.status == "violated"
+    assert prop.counterexample is not None
+    assert all(all(n["reserved"] == -1 for n in step.state["nodes"].values()) for step in prop.counterexample.steps)
 
 
 #: A shortest path (12 steps, found by breadth-first search) to a monitor round that kills:

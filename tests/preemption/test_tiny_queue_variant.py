@@ -1,0 +1,85 @@
+"""The ``tiny-queue`` guarantee rule (YARN-11073): a queue's guarantee read as a percentage of
+its partition and truncated per type, which gives a small queue 0 vcores of guarantee and makes
+the pre-3.4.0 policy preempt it on an idle cluster. The default rule (``effective``) is
+unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from yarnspec.impl.cluster import DEFAULT_PARTITION, Partition
+from yarnspec.impl.errors import NotModelled
+from yarnspec.impl.preemption.config import GUARANTEE_RULES, PreemptionConfig
+from yarnspec.impl.preemption.context import RoundContext
+from yarnspec.impl.preemption.result import EventType
+from yarnspec.impl.preemption.temp_queue import build_tree, tiny_queue_guarantee
+from yarnspec.impl.resources import Resource
+
+from .builders import DRF, HARNESS, ClusterBuilder, one_round
+
+#: The cluster of the YARN-11073 report: 168 GB and 48 vcores.
+CLUSTER = Resource.of(172032, 48)
+
+
+def test_one_percent_of_the_reported_cluster_truncates_to_zero_vcores() -> None:
+    """1% of <168 GB, 48 vcores> is <1.68 GB, 0.48 vcores>: Hadoop keeps <1720 MB, 0 vcores>."""
+    assert tiny_queue_guarantee(Resource.of(1720, 1), CLUSTER) == Resource.of(1720, 0)
+    # 19% keeps 9 of its 9.12 vcores; only memory decides the percentage.
+    assert tiny_queue_guarantee(Resource.of(32686, 40), CLUSTER) == Resource.of(32686, 9)
+
+
+def test_the_whole_partition_and_nothing_are_unchanged() -> None:
+    """The root (100%) and a queue without guarantee keep their figures."""
+    assert tiny_queue_guarantee(CLUSTER, CLUSTER) == CLUSTER
+    assert tiny_queue_guarantee(Resource.of(0, 5), CLUSTER) == Resource.of(0, 0)
+    assert tiny_queue_guarantee(Resource.of(10, 1), Resource.of(0, 4)) == Resource.of(0, 0)
+
+
+def test_capacities_are_floats_so_a_product_can_lose_a_unit() -> None:
+    """The capacity is a Java float: 137625 / 172032 stored in single precision times the
+    partition comes to just under 137625, which truncates to 137624 (as in Hadoop)."""
+    assert tiny_queue_guarantee(Resource.of(137625, 1), CLUSTER).memory == 137624
+
+
+def _idle_cluster_with_a_tiny_queue() -> ClusterBuilder:
+    """The YARN-11073 scenario: only the 1% queue runs (20 containers of <2500 MB, 1 vcore)."""
+    builder = ClusterBuilder({DEFAULT_PARTITION: (172032, 48)})
+    builder.node("n1", total=(172032, 48))
+    builder.queue("root", guaranteed=(172032, 48))
+    builder.queue("root.low", guaranteed=(1720, 1), pending=(2500, 1))
+    builder.queue("root.mid", guaranteed=(32686, 9))
+    builder.queue("root.high", guaranteed=(137625, 38))
+    app = builder.app("root.low")
+    builder.run(app, 20, size=(2500, 1))
+    return builder
+
+
+def test_the_tiny_queue_rule_preempts_on_an_idle_cluster() -> None:
+    """Under ``tiny-queue`` the low queue's ideal keeps 0 vcores and its containers are marked
+    although nothing else runs; with the guarantee as written nothing is marked."""
+    snapshot = _idle_cluster_with_a_tiny_queue().build()
+    truncated = one_round(snapshot, HARNESS.replace(guarantees="tiny-queue"), calc=DRF)
+    marked = [e for e in truncated.events if e.kind is EventType.MARK_CONTAINER_FOR_PREEMPTION]
+    assert len(marked) == 20
+    target = truncated.selectors[0].targets[("root.low", DEFAULT_PARTITION)]
+    assert target.guaranteed == Resource.of(1720, 0)
+    assert target.ideal.vcores == 0 and target.to_be_preempted.vcores == 20
+    effective = one_round(snapshot, HARNESS, calc=DRF)
+    assert not effective.events
+
+
+def test_the_default_rule_is_effective_and_reads_the_snapshot() -> None:
+    """Default settings keep the snapshot's guarantee untouched."""
+    assert PreemptionConfig().guarantees == "effective"
+    assert GUARANTEE_RULES == ("effective", "tiny-queue")
+    snapshot = _idle_cluster_with_a_tiny_queue().build()
+    ctx = RoundContext.create(snapshot, PreemptionConfig(), DRF)
+    assert ctx.trees[0].queues["root.low"].guaranteed == Resource.of(1720, 1)
+
+
+def test_an_unknown_rule_is_not_modelled() -> None:
+    """A rule name the model does not know is refused, not silently read as another."""
+    snapshot = _idle_cluster_with_a_tiny_queue().build()
+    partition = Partition(DEFAULT_PARTITION, CLUSTER, True)
+    with pytest.raises(NotModelled, match="guarantee rule 'percent'"):
+        build_tree(snapshot, partition, 2, "percent")  # type: ignore[arg-type]
