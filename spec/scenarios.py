@@ -29,6 +29,7 @@ from typing import Any, Literal
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import Action, kind
+from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import (
     AppSpec,
     Bounds,
@@ -190,9 +191,9 @@ class ScenarioModel(SchedulerModel):
         """The state the setup leads to."""
         return [self._initial]
 
-    def successors(self, state: ModelState) -> list[tuple[Action, ModelState]]:
-        """The scheduler model's steps, without the quiet environment kinds."""
-        return [(action, target) for action, target in super().successors(state) if kind(action) not in self.quiet]
+    def actions(self, state: SchedulerState) -> list[Action]:
+        """The scheduler model's actions, without the quiet environment kinds."""
+        return [action for action in super().actions(state) if kind(action) not in self.quiet]
 
 
 # -- world builders -------------------------------------------------------------------------

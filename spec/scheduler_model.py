@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import Action, action_class, describe_proposal, label, start, successors
+from yarnspec.impl.scheduler.actions import Action, action_class, describe_proposal, enabled, label, start, take
 from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, renumber_containers
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.view import View
@@ -90,13 +90,19 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         """One initial state: nothing submitted, the clock at 0."""
         return [ModelState(start(self.world))]
 
+    def actions(self, state: SchedulerState) -> list[Action]:
+        """The actions the model takes from ``state``: every enabled one (a subclass may
+        leave some out)."""
+        return enabled(self.world, state)
+
     def successors(self, state: ModelState) -> list[tuple[Action, ModelState]]:
-        """Every enabled action with the state it leads to, step invariants checked (in an
-        endless world, container ids are renumbered after the check)."""
+        """Every action of :meth:`actions` with the state it leads to, step invariants checked
+        (in an endless world, container ids are renumbered after the check)."""
         before = state.scheduler
         endless = self.world.bounds.endless
         out = []
-        for action, after in successors(self.world, before):
+        for action in self.actions(before):
+            after = take(self.world, before, action).state
             broken = tuple(
                 (inv.name, message)
                 for inv in STEP_INVARIANTS
