@@ -214,3 +214,17 @@ def test_deadlock_traces_are_shortest(graph: tuple[int, list[list[object]], list
     else:
         assert result.violation is not None and result.violation.kind == "deadlock"
         assert len(result.violation.steps) - 1 == nearest
+
+
+def test_the_store_size_counts_an_object_shared_by_many_states_once() -> None:
+    """Regression: states built from one another share parts; the store's size counted each
+    shared part once per state, several times the real memory of the scheduler model's store."""
+    from yarnspec.checks.explore.bfs import _keys_bytes
+
+    shared = tuple(range(1000, 1400))  # one large part every state refers to
+    keys: set[object] = {(i, shared) for i in range(50)}
+    one_state = sys.getsizeof((0, shared))  # the small int is shared by the interpreter: free
+    size = _keys_bytes(keys)  # type: ignore[arg-type]
+    shared_size = sys.getsizeof(shared) + sum(sys.getsizeof(v) for v in shared)
+    assert size == pytest.approx(50 * one_state + shared_size, rel=0.05)
+    assert size < 2 * shared_size  # counted 50 times it would be about 50 shared sizes
