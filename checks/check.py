@@ -13,10 +13,14 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from .conformance import runner
 from .paths import default_conformance_dir
+from .text_table import aligned
+
+if TYPE_CHECKING:
+    from .scenario_suite import ScenarioRow
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class SuiteResult:
     unsupported: int
     seconds: float
     note: str = ""
+    variants: tuple[ScenarioRow, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,7 @@ def _scenario_suite(name: str) -> Suite:
             unsupported=0,
             seconds=time.perf_counter() - started,
             note="; ".join(f"{r.variant}: {r.verdict}, expected {r.expected}" for r in wrong),
+            variants=tuple(rows),
         )
 
     return Suite(f"scenario/{name}", run)
@@ -202,11 +208,8 @@ def format_table(rows: list[SuiteResult]) -> str:
         (r.suite, r.kind, str(r.total), str(r.passed), str(r.failed), str(r.unsupported), f"{r.seconds:.2f}")
         for r in rows
     ]
-    widths = [max(len(cell) for cell in column) for column in zip(header, *body)]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in (header, *body)]
-    lines.insert(1, "  ".join("-" * w for w in widths))
     notes = [f"{r.suite}: {r.note}" for r in rows if r.note]
-    return "\n".join(lines + notes)
+    return "\n".join(aligned(header, body) + notes)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -218,6 +221,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"suites": [asdict(r) for r in rows], "failed": sum(r.failed for r in rows)}, indent=2))
     else:
         print(format_table(rows))
+        variants = [v for r in rows for v in r.variants]
+        if variants:
+            from .scenario_suite import format_rows
+
+            print(f"\nscenario variants (fast bounds):\n{format_rows(variants)}\n")
         failed = sum(r.failed for r in rows)
         print(f"{sum(r.passed for r in rows)} passed, {failed} failed, {sum(r.unsupported for r in rows)} unsupported")
     return 1 if any(r.failed for r in rows) else 0

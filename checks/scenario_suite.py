@@ -17,6 +17,7 @@ from yarnspec.spec.scenarios import INVARIANTS, SCENARIOS, ExploreBounds, Scenar
 
 from .explore import ExploreResult, SimulationResult, Trace, explore, simulate
 from .explore.result import HOLDS, UNCHECKED, VIOLATED, Verdict
+from .text_table import aligned
 
 #: Why a simulation leaves a progress property alone.
 SIMULATION_CHECKS_INVARIANTS = "a simulation checks the invariants only; progress properties need exploring"
@@ -211,7 +212,4 @@ def format_rows(rows: Sequence[ScenarioRow]) -> str:
          f"{r.states:,}", f"{r.seconds:.2f}", r.bounds)
         for r in rows
     ]
-    widths = [max(len(cell) for cell in column) for column in zip(header, *body)]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in (header, *body)]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join(aligned(header, body))

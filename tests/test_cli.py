@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from yarnspec.checks.cli import main
+from yarnspec.spec.scenarios import SCENARIOS
 
 from .conftest import CONFORMANCE_DIR
 
@@ -59,6 +60,11 @@ def test_check_prints_one_row_per_suite_and_a_closing_line(capsys: pytest.Captur
     closing = out[-1].split()
     assert closing[1:] == ["passed,", closing[2], "failed,", closing[4], "unsupported"]
     assert status == (1 if int(closing[2]) else 0)
+    # every scenario variant has its own line: scenario, variant, property, expected, verdict
+    start = out.index("scenario variants (fast bounds):")
+    assert out[start + 1].split()[:5] == ["scenario", "variant", "property", "expected", "verdict"]
+    listed = {tuple(line.split()[:2]) for line in out[start + 3 :] if line.strip()} - {tuple(out[-1].split()[:2])}
+    assert listed == {(s.name, v.name) for s in SCENARIOS.values() for v in s.variants}
 
 
 def test_check_json_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,6 +73,9 @@ def test_check_json_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
     assert {row["suite"] for row in document["suites"]} >= {"conformance/hadoop-preemption", "conformance/spark-locality"}
     for row in document["suites"]:
         assert row["passed"] + row["failed"] + row["unsupported"] == row["total"]
+        if row["suite"].startswith("scenario/"):
+            assert len(row["variants"]) == row["total"]
+            assert {v["variant"] for v in row["variants"]} == {v.name for v in SCENARIOS[row["suite"][9:]].variants}
 
 
 def test_a_closed_pipe_is_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
