@@ -3,7 +3,7 @@
 ``yarnspec explore --list [SCENARIO]`` prints every scenario (story, source, default bounds)
 and its variants with the property checked and the expected verdict.
 
-``yarnspec explore SCENARIO [--variant V] [--max-depth N] [--max-states N] [--no-symmetry]``
+``yarnspec explore SCENARIO [--variant V] [--max-depth N] [--max-states N] [--exhaustive] [--no-symmetry]``
 explores the variant (default: the scenario's first) within the scenario's default bounds or
 the ones given, prints the explorer's report and judges the verdict against the expected one;
 ``--simulate [--seed S] [--walks W] [--steps N]`` runs seeded random walks instead.
@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", metavar="V", help="the variant to run (default: the scenario's first)")
     parser.add_argument("--max-depth", metavar="N", help="explore at most N steps from the initial state")
     parser.add_argument("--max-states", metavar="N", help="store at most N distinct states")
+    parser.add_argument("--exhaustive", action="store_true", help="drop the scenario's default depth and state bounds: explore every reachable state")
     parser.add_argument("--no-symmetry", action="store_true", help="do not reduce by symmetry (safety runs use it by default where the scenario says so)")
     parser.add_argument("--simulate", action="store_true", help="run seeded random walks instead of exploring")
     parser.add_argument("--seed", metavar="S", help=f"the simulation's seed (default {DEFAULT_SEED})")
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     scenario = find_scenario(args.scenario, SOURCE, "SCENARIO")
     variant = scenario.variant(args.variant, SOURCE, "--variant")
     if args.simulate:
-        _refuse(args, ("max_depth", "max_states", "no_symmetry"), "does not apply to --simulate")
+        _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry"), "does not apply to --simulate")
         seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)
         walks = _number(args.walks, "--walks", DEFAULT_WALKS, 1)
         steps = _number(args.steps, "--steps", DEFAULT_STEPS, 0)
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
 def _refuse_with_list(args: argparse.Namespace) -> None:
     _refuse(
         args,
-        ("variant", "max_depth", "max_states", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test"),
+        ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test"),
         "does not apply to --list",
     )
 
@@ -112,6 +113,9 @@ def _number(text: str | None, option: str, default: int, lowest: int) -> int:
 def _bounds(scenario: Scenario, args: argparse.Namespace) -> ExploreBounds:
     """The scenario's default bounds with the options given on the command line."""
     default = scenario.bounds
+    if args.exhaustive:
+        _refuse(args, ("max_depth", "max_states"), "does not apply to --exhaustive")
+        default = ExploreBounds(None, None, default.symmetry)
     depth = default.max_depth if args.max_depth is None else _number(args.max_depth, "--max-depth", 0, 0)
     states = default.max_states if args.max_states is None else _number(args.max_states, "--max-states", 0, 1)
     return ExploreBounds(depth, states, default.symmetry and not args.no_symmetry)

@@ -19,6 +19,7 @@ every expansion and hands the graph to :mod:`.liveness`; symmetry is then turned
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from array import array
@@ -167,21 +168,26 @@ class _Search:
 def _keys_bytes(keys: set[Hashable]) -> int:
     """The bytes of the keys themselves: exact for ints; else the deep size of the keys, each
     object counted once however many states share it (states built from one another share
-    most of their parts). Above 2,000 keys it is estimated from an even sample of 2,000,
-    scaled: an object shared within the sample is counted once for the sample, so the
-    estimate counts it once per 2,000 states and leans high."""
+    most of their parts). Up to ``2 * KEY_SAMPLE`` keys it is exact. Above, it is estimated
+    from an even sample of that many keys split in two halves: the first half's size, plus,
+    for every other key, what a key of the second half added once the first half was counted
+    (its parts not shared with states already counted)."""
     if not keys:
         return 0
-    stride = -(-len(keys) // KEY_SAMPLE)
-    sample = [key for i, key in enumerate(keys) if i % stride == 0]
-    if all(type(key) is int for key in sample):
+    if all(type(key) is int for key in itertools.islice(keys, 100)) and all(type(key) is int for key in keys):
         return sum(map(sys.getsizeof, keys))
     counted: set[int] = set()
-    return round(sum(_deep_size(key, counted) for key in sample) * len(keys) / len(sample))
+    if len(keys) <= 2 * KEY_SAMPLE:
+        return sum(_deep_size(key, counted) for key in keys)
+    stride = len(keys) // (2 * KEY_SAMPLE)
+    sample = [key for i, key in enumerate(keys) if i % stride == 0][: 2 * KEY_SAMPLE]
+    first = sum(_deep_size(key, counted) for key in sample[0::2])
+    added = sum(_deep_size(key, counted) for key in sample[1::2])
+    return round(first + added * (len(keys) - KEY_SAMPLE) / KEY_SAMPLE)
 
 
-#: How many keys :func:`_keys_bytes` measures at most.
-KEY_SAMPLE = 2_000
+#: Half the number of keys :func:`_keys_bytes` measures at most.
+KEY_SAMPLE = 1_000
 
 
 def _deep_size(value: object, counted: set[int]) -> int:

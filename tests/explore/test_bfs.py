@@ -228,3 +228,14 @@ def test_the_store_size_counts_an_object_shared_by_many_states_once() -> None:
     shared_size = sys.getsizeof(shared) + sum(sys.getsizeof(v) for v in shared)
     assert size == pytest.approx(50 * one_state + shared_size, rel=0.05)
     assert size < 2 * shared_size  # counted 50 times it would be about 50 shared sizes
+
+
+def test_the_store_size_estimate_above_the_sample_keeps_shared_parts_counted_once() -> None:
+    from yarnspec.checks.explore.bfs import KEY_SAMPLE, _keys_bytes
+
+    shared = tuple(range(1000, 1400))
+    count = 5 * KEY_SAMPLE
+    keys: set[object] = {(1000 + i, shared) for i in range(count)}
+    shared_size = sys.getsizeof(shared) + sum(sys.getsizeof(v) for v in shared)
+    per_key = sys.getsizeof((0, shared)) + sys.getsizeof(10**6)
+    assert _keys_bytes(keys) == pytest.approx(count * per_key + shared_size, rel=0.02)  # type: ignore[arg-type]

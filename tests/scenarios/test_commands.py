@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from yarnspec.checks.explore import Trace, explore
 from yarnspec.checks.explore.toy import ToyModel
-from yarnspec.spec.scenarios import SCENARIOS
+from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds
 
-from tests.scenarios.harness import run
+from tests.scenarios.harness import build_parser, run
 
 HARNESS = Path(__file__).with_name("harness.py")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -107,6 +107,16 @@ def test_no_symmetry_is_passed_on() -> None:
     document = json.loads(out)
     assert document["bounds"] == {"max_depth": None, "max_states": 50, "symmetry": False}
     assert document["distinct_states"] == 50
+
+
+def test_exhaustive_drops_the_default_depth_bound_and_keeps_symmetry() -> None:
+    from yarnspec.checks.explore_command import _bounds
+
+    scenario = SCENARIOS["no-leak"]
+    assert scenario.bounds.max_depth is not None  # bounded by default
+    parse = build_parser().parse_args
+    assert _bounds(scenario, parse(["explore", "no-leak", "--exhaustive"])) == ExploreBounds(None, None, True)
+    assert _bounds(scenario, parse(["explore", "no-leak", "--exhaustive", "--no-symmetry"])) == ExploreBounds(None, None, False)
 
 
 def test_simulation_is_seeded_and_a_miss_is_not_a_pass() -> None:
@@ -200,6 +210,8 @@ def test_replay_of_a_toy_trace(tmp_path: Path) -> None:
         (("async-double-commit", "--seed", "3"), "explore: --seed: applies only with --simulate"),
         (("async-double-commit", "--simulate", "--max-depth", "3"), "explore: --max-depth: does not apply to --simulate"),
         (("--list", "--variant", "pre-8127"), "explore: --variant: does not apply to --list"),
+        (("no-leak", "--exhaustive", "--max-depth", "3"), "explore: --max-depth: does not apply to --exhaustive"),
+        (("no-leak", "--exhaustive", "--simulate"), "explore: --exhaustive: does not apply to --simulate"),
     ],
 )
 def test_explore_errors_are_one_line(args: tuple[str, ...], message: str) -> None:
