@@ -162,6 +162,26 @@ def _scenario_suite(name: str) -> Suite:
     return Suite(f"scenario/{name}", run)
 
 
+def _proof_suite() -> Suite:
+    """One row for the z3 proofs at their small check bounds (``yarnspec prove`` runs them at
+    the larger default bounds): passing when proved."""
+
+    def run(args: argparse.Namespace) -> SuiteResult:
+        from . import prove_command
+
+        (row,) = prove_command.check_rows()
+        return SuiteResult(
+            suite=PROOF_SUITE, kind="proofs", total=row.total, passed=row.proved, failed=row.failed,
+            unsupported=0, seconds=row.seconds, note=row.note,
+        )  # fmt: skip
+
+    return Suite(PROOF_SUITE, run)
+
+
+#: The name of the proofs' row.
+PROOF_SUITE = "proofs/z3"
+
+
 def builtin_suites() -> list[Suite]:
     """Every suite ``check`` runs, in table order."""
     from yarnspec.spec.scenarios import SCENARIOS
@@ -172,6 +192,7 @@ def builtin_suites() -> list[Suite]:
         _property_suite("properties/preemption-round", _preemption_properties),
         _property_suite("properties/scheduler-model", _scheduler_invariants),
         *(_scenario_suite(name) for name in SCENARIOS),
+        _proof_suite(),
     ]
 
 

@@ -83,3 +83,17 @@ def test_an_unknown_rule_is_not_modelled() -> None:
     partition = Partition(DEFAULT_PARTITION, CLUSTER, True)
     with pytest.raises(NotModelled, match="guarantee rule 'percent'"):
         build_tree(snapshot, partition, 2, "percent")  # type: ignore[arg-type]
+
+
+def test_a_configuration_selects_the_rule_by_its_key() -> None:
+    """``yarnspec.preemption.guarantee-rule`` (not a Hadoop key: a model variant, as a case
+    file's calculator is) selects the rule; a bad value names the key."""
+    from yarnspec.impl.errors import InputError
+    from yarnspec.impl.preemption.config import GUARANTEE_RULE_KEY
+
+    assert PreemptionConfig.from_properties({GUARANTEE_RULE_KEY: "tiny-queue"}).guarantees == "tiny-queue"
+    assert PreemptionConfig.from_properties({GUARANTEE_RULE_KEY: " effective "}).guarantees == "effective"
+    with pytest.raises(InputError) as caught:
+        PreemptionConfig.from_properties({GUARANTEE_RULE_KEY: "percent"}, source="conf")
+    assert caught.value.place == GUARANTEE_RULE_KEY
+    assert "expected one of effective, tiny-queue, found 'percent'" in caught.value.fault
