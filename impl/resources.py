@@ -75,20 +75,30 @@ class Resource:
         """Component ``index`` (0 where the vector is shorter)."""
         return self.values[index] if index < len(self.values) else 0
 
+    # Addition, subtraction and negation are the model checker's most frequent operations: plain
+    # <memory, vcores> pairs take a direct path.
+
     def __add__(self, other: Resource) -> Resource:
         a, b = self.values, other.values
+        if len(a) == 2 == len(b):
+            return Resource((a[0] + b[0], a[1] + b[1]))
         if len(a) == len(b):
             return Resource(tuple(map(add, a, b)))
         return Resource(tuple(x + y for x, y in zip_longest(a, b, fillvalue=0)))
 
     def __sub__(self, other: Resource) -> Resource:
         a, b = self.values, other.values
+        if len(a) == 2 == len(b):
+            return Resource((a[0] - b[0], a[1] - b[1]))
         if len(a) == len(b):
             return Resource(tuple(map(sub, a, b)))
         return Resource(tuple(x - y for x, y in zip_longest(a, b, fillvalue=0)))
 
     def __neg__(self) -> Resource:
-        return Resource(tuple(-a for a in self.values))
+        a = self.values
+        if len(a) == 2:
+            return Resource((-a[0], -a[1]))
+        return Resource(tuple(-x for x in a))
 
     def component_min(self, other: Resource) -> Resource:
         """Componentwise minimum (Hadoop ``Resources.componentwiseMin``)."""

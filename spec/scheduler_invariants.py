@@ -28,7 +28,7 @@ from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import Action, Monitor
 from yarnspec.impl.scheduler.limits import am_limit, queue_max_down, user_limit
 from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerState, SchedulerState
-from yarnspec.impl.scheduler.view import View
+from yarnspec.impl.scheduler.view import View, shared_view
 from yarnspec.impl.scheduler.world import World
 
 StateCheck = Callable[[World, SchedulerState], str | None]
@@ -63,6 +63,17 @@ def _sum(resources: Iterable[Resource]) -> Resource:
 
 def _partition_name(world: World, partition: int) -> str:
     return repr(world.partitions[partition].name)
+
+
+def _negative(resource: Resource) -> bool:
+    """Some component is below zero."""
+    values = resource.values
+    return bool(values) and min(values) < 0
+
+
+def _user_name(world: World, user: int) -> str:
+    leaf, name = world.users[user]
+    return f"{name} in {world.queues[leaf].path}"
 
 
 # -- nodes ----------------------------------------------------------------------------------
@@ -101,7 +112,7 @@ def node_within_capacity(world: World, state: SchedulerState) -> str | None:
     default calculator, which lets vcores be overcommitted as Hadoop does) and is never
     negative. Source: DESIGN.md; Hadoop's fit checks in ``assignContainer`` and ``accept``."""
     for index, node in enumerate(state.nodes):
-        if any(v < 0 for v in node.used.values):
+        if _negative(node.used):
             return f"{world.nodes[index].name}: negative used {node.used}"
         if node.live and not world.calculator.fits_in(node.used, world.nodes[index].capacity):
             return f"{world.nodes[index].name}: used {node.used} exceeds its capacity {world.nodes[index].capacity}"
@@ -238,21 +249,19 @@ def no_negative_usage(world: World, state: SchedulerState) -> str | None:
     """No stored figure of a queue, user or application is ever negative in any resource, nor
     a node's free resource in a resource the calculator counts. Source: YuniKorn "never
     negative"."""
-    for kind, items, names in (
-        ("queue", state.queues, [q.path for q in world.queues]),
-        ("user", state.users, [f"{u} in {world.queues[leaf].path}" for leaf, u in world.users]),
-    ):
-        for usage, name in zip(items, names):
+    for kind, items in (("queue", state.queues), ("user", state.users)):
+        for index, usage in enumerate(items):
             for what in ("used", "reserved", "pending", "am_used"):
                 for p, r in enumerate(getattr(usage, what)):
-                    if any(v < 0 for v in r.values):
+                    if _negative(r):
+                        name = world.queues[index].path if kind == "queue" else _user_name(world, index)
                         return f"{kind} {name} [{_partition_name(world, p)}]: negative {what} {r}"
     for index, app in enumerate(state.apps):
         if app is None:
             continue
         for what in ("used", "reserved", "pending"):
             for p, r in enumerate(getattr(app, what)):
-                if any(v < 0 for v in r.values):
+                if _negative(r):
                     return f"{world.apps[index].name} [{_partition_name(world, p)}]: negative {what} {r}"
     for index, node in enumerate(state.nodes):
         if world.calculator.any_major_nonpositive(node.free) and world.calculator.less(node.free + node.used, node.free, ZERO):
@@ -369,8 +378,11 @@ def allocation_within_queue_max(world: World, before: SchedulerState, action: Ac
     root within its maximum (rounded down to the minimum allocation) in the node's partition;
     without partition exclusivity the limit is the partition. Source: DESIGN.md; Hadoop
     ``AbstractCSQueue.accept`` (``used + allocated - released`` fits the maximum)."""
-    view = View(world, before)
-    for c in _new_containers(before, after):
+    new = _new_containers(before, after)
+    if not new:
+        return None
+    view = shared_view(world, before)  # the view the allocation pass read, if it did
+    for c in new:
         p = world.node_partition[c.node]
         ignore = world.apps[c.app].requests[c.request].partition != p
         for q in world.ancestors(world.apps[c.app].queue):
@@ -385,8 +397,11 @@ def allocation_within_user_limit(world: World, before: SchedulerState, action: A
     (less reservations the step gives up) is at most the user limit, so a user crosses its
     limit by at most that one container. Source: DESIGN.md; Hadoop ``LeafQueue.accept`` and
     ``canAssignToUser`` (``minimum-user-limit-percent``, ``user-limit-factor``)."""
-    view = View(world, before)
-    for c in _new_containers(before, after):
+    new = _new_containers(before, after)
+    if not new:
+        return None
+    view = shared_view(world, before)  # the view the allocation pass read, if it did
+    for c in new:
         info = world.apps[c.app]
         p = world.node_partition[c.node]
         ignore = info.requests[c.request].partition != p
@@ -402,12 +417,12 @@ def activation_within_am_limit(world: World, before: SchedulerState, action: Act
     (``maximum-am-resource-percent``), unless it is the queue's only active application (Hadoop
     lets one start so the queue is not stuck). Source: DESIGN.md; Hadoop
     ``LeafQueue.activateApplications``."""
-    view = View(world, after)
     activated: dict[int, list[int]] = {}
     for i, app in enumerate(after.apps):
         earlier = before.apps[i]
         if app is not None and app.phase == AppPhase.ACTIVE and (earlier is None or earlier.phase == AppPhase.PENDING):
             activated.setdefault(world.apps[i].queue, []).append(i)
+    view = View(world, after)
     for leaf, indices in activated.items():
         for index in indices:
             p = world.apps[index].am_partition

@@ -24,10 +24,14 @@ VARIANTS: tuple[PolicyVariant, ...] = ("hadoop-3", "hadoop-2.7.3")
 
 #: How the policy reads a queue's guarantee. ``effective``: the snapshot's effective minimum
 #: resource as it stands. ``tiny-queue``: the queue is read as a percentage of its partition,
-#: the way Hadoop derives the guarantee of a percentage-configured queue before 3.4.0, which is
-#: where YARN-11073 starts (see :func:`yarnspec.impl.preemption.temp_queue.tiny_queue_guarantee`).
-GuaranteeRule = Literal["effective", "tiny-queue"]
-GUARANTEE_RULES: tuple[GuaranteeRule, ...] = ("effective", "tiny-queue")
+#: the way Hadoop derives the guarantee of a percentage-configured queue, truncated per type,
+#: with the shares of Hadoop before 3.4.0: where YARN-11073 starts (see
+#: :func:`yarnspec.impl.preemption.temp_queue.tiny_queue_guarantee`). ``yarn-11073``: the
+#: same guarantees with Hadoop 3.4.0's fix of the shares (``IdealMode.capacity_shares``).
+GuaranteeRule = Literal["effective", "tiny-queue", "yarn-11073"]
+GUARANTEE_RULES: tuple[GuaranteeRule, ...] = ("effective", "tiny-queue", "yarn-11073")
+#: The rules that read guarantees as capacities of the partition.
+CAPACITY_RULES: tuple[GuaranteeRule, ...] = ("tiny-queue", "yarn-11073")
 #: Not a Hadoop key: how a configuration or a case file selects the guarantee rule (a model
 #: variant, like the calculator class), so a written case can replay YARN-11073.
 GUARANTEE_RULE_KEY = "yarnspec.preemption.guarantee-rule"

@@ -30,7 +30,7 @@ def select_fifo(ctx: RoundContext, balance: bool = False) -> SelectorRun:
     """
     config = ctx.config
     reserved_mode = config.additional_res_balance_based_on_reserved_containers and not balance
-    mode = IdealMode(reserved=reserved_mode, balance=balance, variant=config.variant)
+    mode = IdealMode(reserved=reserved_mode, balance=balance, variant=config.variant, capacity_shares=config.guarantees == "yarn-11073")
     earlier = tuple(ctx.selection.chosen)
     ctx.compute_targets(mode, earlier)
     before = len(ctx.selection)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..calculator import ResourceCalculator
-from ..resources import ZERO, Resource, java_float_div
+from ..resources import ZERO, Resource, f32, java_float_div
 from .config import PolicyVariant
 from .extras import update_extras
 from .temp_queue import PartitionTree, TempQueue
@@ -40,12 +40,15 @@ class IdealMode:
     when ``additional_res_balance_based_on_reserved_containers`` is set: offers count plain
     pending instead of pending net of reserved (A.5.1) and no natural-termination factor is
     applied (A.7). ``balance``: the balance-after-satisfied selector, whose fixpoint has no
-    leaf cap (A.11). ``variant``: the Hadoop version whose rules apply.
+    leaf cap (A.11). ``variant``: the Hadoop version whose rules apply. ``capacity_shares``:
+    Hadoop 3.4.0's fix of YARN-11073 (:func:`capacity_share_types`), with the ``yarn-11073``
+    guarantee rule.
     """
 
     reserved: bool = False
     balance: bool = False
     variant: PolicyVariant = "hadoop-3"
+    capacity_shares: bool = False
 
     @property
     def legacy(self) -> bool:
@@ -134,7 +137,8 @@ def fixpoint(
             group.append(heapq.heappop(heap)[2])
         offered_from = unassigned
         shares_total, shares_count = asking_total, asking_count
-        shares: dict[tuple[int, ...], float | list[float]] = {}  # equal guarantees, equal shares
+        by_capacity = capacity_share_types(group, heap, shares_total) if mode.capacity_shares and not equal_shares else None
+        shares: dict[tuple[tuple[int, ...], float], float | list[float]] = {}  # equal inputs, equal shares
         handed_out = zero
         for index, queue in enumerate(group):
             if not mode.legacy and not calc.any_major_positive(unassigned):
@@ -142,10 +146,13 @@ def fixpoint(
                     asking_total = asking_total - dropped.guaranteed
                     asking_count -= 1
                 break
-            share = shares.get(queue.guaranteed.values)
+            key = (queue.guaranteed.values, queue.absolute_capacity)
+            share = shares.get(key)
             if share is None:
                 share = _share(queue, shares_total, shares_count, offered_from, equal_shares, calc, mode)
-                shares[queue.guaranteed.values] = share
+                if by_capacity is not None:
+                    share = by_capacity.apply(queue, share)
+                shares[key] = share
             avail = calc.multiply_round_up(offered_from, share)
             if not mode.legacy:
                 avail = avail.component_min(unassigned)
@@ -181,6 +188,48 @@ def _share(
     if mode.legacy:
         return calc.divide(unassigned, queue.guaranteed, total)
     return [java_float_div(g, t) if t != 0 else 0.0 for g, t in zip(queue.guaranteed.values, total.values)]
+
+
+@dataclass(frozen=True)
+class CapacityShares:
+    """The resource types whose shares Hadoop 3.4.0 takes from absolute capacities, and the
+    asking queues' total capacity (a ``float`` sum)."""
+
+    types: tuple[int, ...]
+    total: float
+
+    def apply(self, queue: TempQueue, share: float | list[float]) -> float | list[float]:
+        """``share`` with the types in :attr:`types` replaced by ``capacity / total``."""
+        if not self.types or not isinstance(share, list):
+            return share
+        fixed = list(share)
+        for i in self.types:
+            fixed[i] = java_float_div(queue.absolute_capacity, self.total)
+        return fixed
+
+
+def capacity_share_types(
+    group: Sequence[TempQueue], heap: Sequence[tuple[object, int, TempQueue]], total: Resource
+) -> CapacityShares:
+    """YARN-11073's fix (Hadoop 3.4.0, ``AbstractPreemptableResourceCalculator.resetCapacity``):
+    for a resource type in which some asking queue is guaranteed 0, every asking queue's share
+    of that type is its absolute capacity over the asking queues' total absolute capacity,
+    instead of its guarantee over their total guarantee (when the capacities add up to more
+    than 0). Without the fix a tiny queue whose vcore guarantee truncated to 0 has a vcore
+    share of 0 and is preempted on an idle cluster, where it is the only queue asking and the
+    vcore total is 0 as well; so the rule applies whatever the total. (This is our reading of
+    the 3.4.0 change; docs/preemption.md, *Variants*.) The asking queues are the group being
+    served and those still in the heap; their capacities are summed in ``float``, in tree
+    order (Hadoop iterates its priority queue in heap order: the sum may differ in the last
+    bit)."""
+    asking = sorted([*group, *(entry[2] for entry in heap)], key=lambda q: q.order)
+    capacity = 0.0
+    for queue in asking:
+        capacity = f32(capacity + queue.absolute_capacity)
+    if capacity <= 0:
+        return CapacityShares((), capacity)
+    types = tuple(i for i in range(len(total.values)) if any(q.guaranteed.values[i] == 0 for q in asking))
+    return CapacityShares(types, capacity)
 
 
 def need_key(queue: TempQueue, reference: Resource, calc: ResourceCalculator, mode: IdealMode) -> tuple[int, int, float]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..cluster import DEFAULT_PARTITION, ROOT, ClusterSnapshot, Partition
 from ..errors import NotModelled
 from ..resources import ZERO, Resource, java_float_div
-from .config import GUARANTEE_RULES, GuaranteeRule
+from .config import CAPACITY_RULES, GUARANTEE_RULES, GuaranteeRule
 
 
 class TempQueue:
@@ -24,7 +24,8 @@ class TempQueue:
 
     Read from the snapshot (all vectors padded to the registered resource types):
     ``guaranteed``, ``maximum``, ``used``, ``pending``, ``pending_net_reserved``, ``reserved``,
-    ``killable``, ``preemption_disabled``, ``priority``. A parent's ``pending`` and
+    ``killable``, ``preemption_disabled``, ``priority``; ``absolute_capacity`` under the
+    guarantee rules that read capacities (0.0 otherwise). A parent's ``pending`` and
     ``pending_net_reserved`` are the sums over its children.
 
     Computed: ``untouchable`` / ``preemptable`` (A.4), ``ideal`` (A.5), ``to_be_preempted``
@@ -48,6 +49,7 @@ class TempQueue:
         "killable",
         "preemption_disabled",
         "priority",
+        "absolute_capacity",
         "untouchable",
         "preemptable",
         "ideal",
@@ -73,6 +75,7 @@ class TempQueue:
         self.killable = zero
         self.preemption_disabled = False
         self.priority = 0
+        self.absolute_capacity = 0.0
         self.untouchable = zero
         self.preemptable = zero
         self.ideal = zero
@@ -115,12 +118,17 @@ def tiny_queue_guarantee(guaranteed: Resource, partition: Resource) -> Resource:
     ideal assignment keeps the truncated 0 vcores, and its running containers are preempted
     round after round even on an otherwise idle cluster. The fix (Hadoop 3.4.0) leaves the
     truncation alone and changes ``resetCapacity``: for a resource type in which some asking
-    queue's guarantee is 0 while the total is not, every asking queue's share of that type is
-    taken from the absolute capacities instead. This model keeps the pre-3.4.0 shares in every
-    variant; the ``tiny-queue`` rule supplies the truncated guarantees that expose them.
+    queue's guarantee is 0, every asking queue's share of that type is taken from the absolute
+    capacities instead (:func:`yarnspec.impl.preemption.ideal.capacity_share_types`). The ``tiny-queue`` rule keeps the pre-3.4.0
+    shares; the ``yarn-11073`` rule applies the fix (``IdealMode.capacity_shares``).
     """
-    capacity = java_float_div(guaranteed.memory, partition.memory) if partition.memory else 0.0
-    return partition.multiply_truncate(capacity)
+    return partition.multiply_truncate(absolute_capacity(guaranteed, partition))
+
+
+def absolute_capacity(guaranteed: Resource, partition: Resource) -> float:
+    """The queue's absolute capacity as a Java ``float``: its memory share of the partition
+    (0 for an empty partition)."""
+    return java_float_div(guaranteed.memory, partition.memory) if partition.memory else 0.0
 
 
 def build_tree(
@@ -146,7 +154,8 @@ def build_tree(
         order += 1
         record.leaf = queue.leaf
         record.guaranteed = figures.guaranteed.padded(width)
-        if guarantees == "tiny-queue":
+        if guarantees in CAPACITY_RULES:
+            record.absolute_capacity = absolute_capacity(record.guaranteed, resource)
             record.guaranteed = tiny_queue_guarantee(record.guaranteed, resource)
         maximum = figures.maximum
         if maximum.is_zero() and not partition.exclusive:

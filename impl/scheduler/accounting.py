@@ -25,13 +25,55 @@ from .state import (
     NodeState,
     Proposal,
     SchedulerState,
+    Usage,
     zeros,
 )
 from .world import World
 
 
 def _add(vector: tuple[Resource, ...], index: int, amount: Resource) -> tuple[Resource, ...]:
+    if amount is ZERO:  # nothing to add: keep the tuple (most charges leave one figure alone)
+        return vector
     return vector[:index] + (vector[index] + amount,) + vector[index + 1 :]
+
+
+# The records below are rebuilt directly rather than through ``dataclasses.replace``: these are
+# the explorer's hottest allocations, and ``replace`` inspects the fields on every call.
+
+
+def _charge_usage(
+    usage: Usage, partition: int, used: Resource = ZERO, reserved: Resource = ZERO, pending: Resource = ZERO
+) -> Usage:
+    """A queue's or user's figures with these amounts added in one partition."""
+    return Usage(
+        _add(usage.used, partition, used),
+        _add(usage.reserved, partition, reserved),
+        _add(usage.pending, partition, pending),
+        usage.am_used,
+    )
+
+
+def _charge_app(
+    app: AppState,
+    partition: int,
+    used: Resource = ZERO,
+    reserved: Resource = ZERO,
+    pending: Resource = ZERO,
+    asks: tuple[int, ...] | None = None,
+    am_container: int | None = None,
+) -> AppState:
+    """An application's figures with these amounts added in one partition (and, when given,
+    new outstanding counts or AM container)."""
+    return AppState(
+        app.seq,
+        app.phase,
+        app.asks if asks is None else asks,
+        _add(app.used, partition, used),
+        _add(app.reserved, partition, reserved),
+        _add(app.pending, partition, pending),
+        app.rereservations,
+        app.am_container if am_container is None else am_container,
+    )
 
 
 class Edit:
@@ -88,10 +130,8 @@ class Edit:
         root, and the app's user (Hadoop charges the user in the leaf's ``allocateResource``)."""
         info = self.world.apps[app]
         for queue in self.world.ancestors(info.queue):
-            q = self.queues[queue]
-            self.queues[queue] = replace(q, used=_add(q.used, partition, used), reserved=_add(q.reserved, partition, reserved))
-        u = self.users[info.user]
-        self.users[info.user] = replace(u, used=_add(u.used, partition, used), reserved=_add(u.reserved, partition, reserved))
+            self.queues[queue] = _charge_usage(self.queues[queue], partition, used, reserved)
+        self.users[info.user] = _charge_usage(self.users[info.user], partition, used, reserved)
 
     def change_asks(self, app: int, request: int, delta: int) -> None:
         """The AM asks for ``delta`` more (or fewer) containers of one request: the app's
@@ -102,12 +142,10 @@ class Edit:
         state = self.app(app)
         amount = Resource(tuple(v * delta for v in spec.capability.values))
         asks = state.asks[:request] + (state.asks[request] + delta,) + state.asks[request + 1 :]
-        self.apps[app] = replace(state, asks=asks, pending=_add(state.pending, spec.partition, amount))
+        self.apps[app] = _charge_app(state, spec.partition, pending=amount, asks=asks)
         for queue in self.world.ancestors(info.queue):
-            q = self.queues[queue]
-            self.queues[queue] = replace(q, pending=_add(q.pending, spec.partition, amount))
-        u = self.users[info.user]
-        self.users[info.user] = replace(u, pending=_add(u.pending, spec.partition, amount))
+            self.queues[queue] = _charge_usage(self.queues[queue], spec.partition, pending=amount)
+        self.users[info.user] = _charge_usage(self.users[info.user], spec.partition, pending=amount)
 
     def change_am_used(self, app: int, sign: int) -> None:
         """Activation (``+1``) or removal (``-1``) of an application: its AM resource is added
@@ -122,11 +160,11 @@ class Edit:
 
     def _node_allocate(self, node: int, resource: Resource) -> None:
         n = self.nodes[node]
-        self.nodes[node] = replace(n, used=n.used + resource, free=n.free - resource)
+        self.nodes[node] = NodeState(n.live, n.used + resource, n.free - resource, n.reserved)
 
     def _node_release(self, node: int, resource: Resource) -> None:
         n = self.nodes[node]
-        self.nodes[node] = replace(n, used=n.used - resource, free=n.free + resource)
+        self.nodes[node] = NodeState(n.live, n.used - resource, n.free + resource, n.reserved)
 
     def new_container_id(self) -> int:
         """The next container id (ids are never reused)."""
@@ -145,11 +183,7 @@ class Edit:
         partition = self.world.node_partition[node]
         self._node_allocate(node, spec.capability)
         state = self.app(app)
-        self.apps[app] = replace(
-            state,
-            used=_add(state.used, partition, spec.capability),
-            am_container=cid if request == 0 else state.am_container,
-        )
+        self.apps[app] = _charge_app(state, partition, used=spec.capability, am_container=cid if request == 0 else None)
         self.change_asks(app, request, -1)
         if charge_queue:
             self._charge_queues(app, partition, spec.capability)
@@ -164,7 +198,7 @@ class Edit:
         cid = self.new_container_id()
         self.nodes[node] = replace(self.nodes[node], reserved=cid)
         state = self.app(app)
-        self.apps[app] = replace(state, reserved=_add(state.reserved, partition, spec.capability))
+        self.apps[app] = _charge_app(state, partition, reserved=spec.capability)
         self._charge_queues(app, partition, spec.capability, spec.capability)
         self.containers[cid] = Container(cid, app, node, request, spec.capability, ContainerState.RESERVED, self.clock)
         return cid
@@ -180,9 +214,9 @@ class Edit:
             self.nodes[container.node] = replace(node, reserved=NONE)
         partition = self.world.node_partition[container.node]
         state = self.app(container.app)
-        self.apps[container.app] = replace(state, reserved=_add(state.reserved, partition, -container.resource))
-        used = -container.resource if release_queue else ZERO
-        self._charge_queues(container.app, partition, used, -container.resource)
+        released = -container.resource
+        self.apps[container.app] = _charge_app(state, partition, reserved=released)
+        self._charge_queues(container.app, partition, released if release_queue else ZERO, released)
         self.marks.pop(cid, None)
         self.reset_rereservations(container.app, container.request)
         return container
@@ -194,12 +228,11 @@ class Edit:
         partition = self.world.node_partition[container.node]
         self._node_release(container.node, container.resource)
         state = self.app(container.app)
-        self.apps[container.app] = replace(
-            state,
-            used=_add(state.used, partition, -container.resource),
-            am_container=NONE if state.am_container == cid else state.am_container,
+        released = -container.resource
+        self.apps[container.app] = _charge_app(
+            state, partition, used=released, am_container=NONE if state.am_container == cid else None
         )
-        self._charge_queues(container.app, partition, -container.resource)
+        self._charge_queues(container.app, partition, released)
         self.marks.pop(cid, None)
         return container
 

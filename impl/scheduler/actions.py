@@ -19,11 +19,12 @@ takes one (raising :class:`ValueError` if it is not enabled) and says what happe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import weakref
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 
 from . import environment as env
-from .allocate import heartbeat_proposal, propose_on_node, propose_on_partition
+from .allocate import heartbeat_proposal, pass_inputs, propose_on_node, propose_on_partition
 from .async_commit import CommitResult, commit, needs_new_id
 from .accounting import Edit
 from .monitor import monitor_due, run_monitor
@@ -228,18 +229,26 @@ def _enabled(world: World, state: SchedulerState) -> Iterator[Action]:
 
 class _ProposalCache:
     """The proposals computed for the last state asked about, so that the effect of a
-    heartbeat or propose action does not compute them again (one entry: successors are
-    computed state by state)."""
+    heartbeat or propose action does not compute them again, and, per world, the proposals by
+    what a pass reads of a state (:func:`~.allocate.pass_inputs`): states that differ only in
+    proposals in flight, marks or time share them (successors are computed state by state)."""
 
     def __init__(self) -> None:
         self.world: World | None = None
         self.state: SchedulerState | None = None
         self.proposals: dict[Action, Proposal | None] = {}
+        self.by_inputs: weakref.WeakKeyDictionary[World, dict[Hashable, dict[Action, Proposal | None]]] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def get(self, world: World, state: SchedulerState, action: Heartbeat | ProposeNode | ProposePartition) -> Proposal | None:
-        """The proposal ``action`` makes in ``state`` (computed once per state)."""
+        """The proposal ``action`` makes in ``state`` (computed once per pass inputs)."""
         if self.world is not world or self.state is not state:
-            self.world, self.state, self.proposals = world, state, {}
+            known = self.by_inputs.setdefault(world, {})
+            if len(known) >= _MAX_PASS_INPUTS:
+                known.clear()
+            self.world, self.state = world, state
+            self.proposals = known.setdefault(pass_inputs(state), {})
         if action not in self.proposals:
             if isinstance(action, Heartbeat):
                 self.proposals[action] = heartbeat_proposal(world, state, action.node)
@@ -250,6 +259,7 @@ class _ProposalCache:
         return self.proposals[action]
 
 
+_MAX_PASS_INPUTS = 50_000  # per world (bounds the memory); the cache starts afresh beyond it
 _CACHE = _ProposalCache()
 
 

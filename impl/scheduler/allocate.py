@@ -33,6 +33,7 @@ their own node; reserving on the first candidate versus after all) the world's
 from __future__ import annotations
 
 import enum
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from ..resources import ZERO, Resource, f32
@@ -50,7 +51,7 @@ from .limits import (
 from .queue_order import ordered_apps, ordered_children
 from .requests import outstanding, serving_request
 from .state import NONE, AppPhase, Container, ContainerState, Proposal, ProposalKind, SchedulerState
-from .view import View
+from .view import View, shared_view
 from .world import World
 
 ROOT = 0
@@ -108,7 +109,7 @@ class Candidates:
 
 def propose_on_node(world: World, state: SchedulerState, node: int) -> Proposal | None:
     """The single-node pass for ``node`` (also a node's reservation under YARN-10259)."""
-    view = View(world, state)
+    view = shared_view(world, state)
     ns = state.nodes[node]
     if not ns.live:
         return None
@@ -125,7 +126,7 @@ def propose_on_node(world: World, state: SchedulerState, node: int) -> Proposal 
 
 def propose_on_partition(world: World, state: SchedulerState, partition: int) -> Proposal | None:
     """The multi-node pass for a partition: its live nodes in the sorter's cached order."""
-    view = View(world, state)
+    view = shared_view(world, state)
     nodes = multi_node_candidates(world, state, partition)
     if not nodes:
         return None
@@ -147,6 +148,13 @@ def heartbeat_proposal(world: World, state: SchedulerState, node: int) -> Propos
     if not state.nodes[node].live:
         return None
     return propose_on_partition(world, state, world.node_partition[node])
+
+
+def pass_inputs(state: SchedulerState) -> Hashable:
+    """Everything of ``state`` an allocation pass reads: nodes, applications, queue and user
+    figures, tracked containers and the sorter's order (not the proposals in flight, the
+    marks, the clock or the time stamps). Two states with equal inputs get equal proposals."""
+    return (state.nodes, state.apps, state.queues, state.users, state.containers, state.node_order)
 
 
 def multi_node_candidates(world: World, state: SchedulerState, partition: int) -> tuple[int, ...]:

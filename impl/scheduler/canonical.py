@@ -120,7 +120,10 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
     """The least encoding of ``state`` over all renamings (see the module docstring)."""
     cids = _container_ranks(state)
     seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
-    return min(_encode(state, nodes, apps, cids, seqs) for nodes, apps in symmetry.renamings)
+    renamings = symmetry.renamings
+    if len(renamings) == 1:  # no interchangeable nodes or applications: nothing to compare
+        return _encode(state, *renamings[0], cids, seqs)
+    return min(_encode(state, nodes, apps, cids, seqs) for nodes, apps in renamings)
 
 
 def _encode(

@@ -170,7 +170,16 @@ def user_limit(view: View, leaf: int, partition: int, ignore_exclusivity: bool, 
 
     ``active``: the limit for active users (divided among the active users, from what they
     use), else the one over all users of the queue (used for the preemption monitor's pending).
+    Remembered in the view, whose state does not change.
     """
+    key = (leaf, partition, ignore_exclusivity, active)
+    cached = view.user_limits.get(key)
+    if cached is None:
+        cached = view.user_limits[key] = _compute_user_limit(view, leaf, partition, ignore_exclusivity, active)
+    return cached
+
+
+def _compute_user_limit(view: View, leaf: int, partition: int, ignore_exclusivity: bool, active: bool) -> Resource:
     calc, world = view.calc, view.world
     config = world.queues[leaf].config
     partition_resource = view.partition_resource[partition]

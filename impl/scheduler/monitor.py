@@ -20,7 +20,8 @@ marks are stored in the state, keyed by container id.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import weakref
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
 from ..cluster import Application, ClusterSnapshot, Container, ContainerId, Node, Partition, Queue, QueuePartition
@@ -71,7 +72,7 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
         for spec, node in zip(world.nodes, state.nodes)
         if node.live
     ]
-    configured = {q.path: q for q in queues_for_snapshot(world.configuration, partitions)}
+    configured = _configured_queues(world, partitions)
     figures = _queue_figures(view)
     queues = [
         Queue(
@@ -103,6 +104,61 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
     ]
     containers = [_policy_container(world, state, c.cid) for c in state.containers]
     return ClusterSnapshot.create(partitions, nodes, queues, apps, containers)
+
+
+#: Per world, the configured queues by path for given partitions (they change only with the
+#: live nodes) and the policy's round for given monitor inputs (:func:`_monitor_inputs`):
+#: many explored states differ only in what the monitor does not read. Both are caches of
+#: pure functions, so they change no result.
+_CONFIGURED: weakref.WeakKeyDictionary[World, dict[tuple[Partition, ...], dict[str, Queue]]] = weakref.WeakKeyDictionary()
+_ROUNDS: weakref.WeakKeyDictionary[World, dict[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]]] = (
+    weakref.WeakKeyDictionary()
+)
+_MAX_ROUNDS = 20_000  # per world (bounds the memory); the cache starts afresh beyond it
+
+
+def _configured_queues(world: World, partitions: list[Partition]) -> dict[str, Queue]:
+    by_partitions = _CONFIGURED.setdefault(world, {})
+    key = tuple(partitions)
+    configured = by_partitions.get(key)
+    if configured is None:
+        configured = {q.path: q for q in queues_for_snapshot(world.configuration, partitions)}
+        by_partitions[key] = configured
+    return configured
+
+
+def _monitor_inputs(state: SchedulerState) -> Hashable:
+    """Everything of ``state`` that :func:`snapshot` and the policy's memory read: which nodes
+    are registered, the queue, user and application figures, the tracked containers as the
+    policy sees them (not whether they run yet, nor when they started), the clock and the
+    marks. Proposals, the sorter's order and the time stamps of earlier rounds are not read."""
+    containers = tuple(
+        (c.cid, c.app, c.node, c.request, c.resource, c.state == ContainerState.RESERVED) for c in state.containers
+    )
+    live = tuple(node.live for node in state.nodes)
+    return (live, state.queues, state.users, state.apps, containers, state.clock, state.marks)
+
+
+def policy_round(world: World, state: SchedulerState) -> tuple[RoundResult, Mapping[ContainerId, int]]:
+    """:func:`edit_schedule` on the state's snapshot at its clock, continuing from its marks,
+    and the policy's container ids to the model's; remembered per distinct monitor inputs."""
+    config = world.settings.preemption
+    if config is None:
+        raise ValueError("the world's configuration does not run the preemption monitor")
+    rounds = _ROUNDS.setdefault(world, {})
+    key = _monitor_inputs(state)
+    found = rounds.get(key)
+    if found is None:
+        snap = snapshot(world, state)
+        by_id: Mapping[ContainerId, int] = {c.container_id: c.container_id.number for c in snap.containers}
+        prior = PolicyState(
+            {ContainerId(application_id(state, c.app), c.cid): at for c in state.containers for cid, at in state.marks if cid == c.cid}
+        )
+        found = (edit_schedule(snap, config, world.calculator, state.clock, prior), by_id)
+        if len(rounds) >= _MAX_ROUNDS:
+            rounds.clear()
+        rounds[key] = found
+    return found
 
 
 def _policy_container(world: World, state: SchedulerState, cid: int) -> Container:
@@ -146,13 +202,7 @@ def _queue_figures(view: View) -> list[list[tuple[Resource, Resource]]]:
 
 def run_monitor(world: World, state: SchedulerState) -> MonitorResult:
     """One monitor round at the state's clock, with the scheduler's handling of its events."""
-    config = world.settings.preemption
-    if config is None:
-        raise ValueError("the world's configuration does not run the preemption monitor")
-    snap = snapshot(world, state)
-    by_id: Mapping[ContainerId, int] = {c.container_id: c.container_id.number for c in snap.containers}
-    prior = PolicyState({ContainerId(application_id(state, c.app), c.cid): at for c in state.containers for cid, at in state.marks if cid == c.cid})
-    result = edit_schedule(snap, config, world.calculator, state.clock, prior)
+    result, by_id = policy_round(world, state)
     edit = Edit(world, state)
     killed: list[int] = []
     unreserved: list[int] = []

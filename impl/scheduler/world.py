@@ -267,6 +267,7 @@ class World:
     node_partition: tuple[int, ...]
     leaves: tuple[int, ...]
     _capacity_cache: dict[tuple[Resource, ...], tuple[QueueCapacity, ...]] = field(default_factory=dict, repr=False)
+    _ancestor_cache: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -304,11 +305,16 @@ class World:
 
     def ancestors(self, queue: int) -> tuple[int, ...]:
         """The queue and its ancestors up to root, leaf first."""
+        cached = self._ancestor_cache.get(queue)  # every charge walks the chain: computed once
+        if cached is not None:
+            return cached
+        start = queue
         chain = []
         while queue >= 0:
             chain.append(queue)
             queue = self.queues[queue].parent
-        return tuple(chain)
+        self._ancestor_cache[start] = tuple(chain)
+        return self._ancestor_cache[start]
 
     def minimum_allocation_factor(self) -> float:
         """Hadoop's ``getMinimumAllocationFactor``: ``(max - min) / max`` by the calculator's

@@ -239,3 +239,15 @@ def test_the_store_size_estimate_above_the_sample_keeps_shared_parts_counted_onc
     shared_size = sys.getsizeof(shared) + sum(sys.getsizeof(v) for v in shared)
     per_key = sys.getsizeof((0, shared)) + sys.getsizeof(10**6)
     assert _keys_bytes(keys) == pytest.approx(count * per_key + shared_size, rel=0.02)  # type: ignore[arg-type]
+
+
+def test_the_collector_thresholds_are_restored_after_a_search() -> None:
+    """The search raises the collector's first threshold and puts it back, also after a
+    violation stops it."""
+    import gc
+
+    before = gc.get_threshold()
+    assert explore(ToyModel(2, 2, 2), check_progress=False).verdict.status == "holds"
+    assert gc.get_threshold() == before
+    assert explore(ToyModel(2, 2, 2, variant="broken-release"), check_progress=False).verdict.status == "violated"
+    assert gc.get_threshold() == before

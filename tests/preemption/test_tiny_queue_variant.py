@@ -1,7 +1,7 @@
 """The ``tiny-queue`` guarantee rule (YARN-11073): a queue's guarantee read as a percentage of
 its partition and truncated per type, which gives a small queue 0 vcores of guarantee and makes
-the pre-3.4.0 policy preempt it on an idle cluster. The default rule (``effective``) is
-unchanged."""
+the pre-3.4.0 policy preempt it on an idle cluster; the ``yarn-11073`` rule (the same
+guarantees, Hadoop 3.4.0's shares) does not. The default rule (``effective``) is unchanged."""
 
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ from yarnspec.impl.preemption.result import EventType
 from yarnspec.impl.preemption.temp_queue import build_tree, tiny_queue_guarantee
 from yarnspec.impl.resources import Resource
 
-from .builders import DRF, HARNESS, ClusterBuilder, one_round
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from .builders import DEFAULT, DRF, HARNESS, ClusterBuilder, one_round
 
 #: The cluster of the YARN-11073 report: 168 GB and 48 vcores.
 CLUSTER = Resource.of(172032, 48)
@@ -71,7 +74,7 @@ def test_the_tiny_queue_rule_preempts_on_an_idle_cluster() -> None:
 def test_the_default_rule_is_effective_and_reads_the_snapshot() -> None:
     """Default settings keep the snapshot's guarantee untouched."""
     assert PreemptionConfig().guarantees == "effective"
-    assert GUARANTEE_RULES == ("effective", "tiny-queue")
+    assert GUARANTEE_RULES == ("effective", "tiny-queue", "yarn-11073")
     snapshot = _idle_cluster_with_a_tiny_queue().build()
     ctx = RoundContext.create(snapshot, PreemptionConfig(), DRF)
     assert ctx.trees[0].queues["root.low"].guaranteed == Resource.of(1720, 1)
@@ -96,4 +99,48 @@ def test_a_configuration_selects_the_rule_by_its_key() -> None:
     with pytest.raises(InputError) as caught:
         PreemptionConfig.from_properties({GUARANTEE_RULE_KEY: "percent"}, source="conf")
     assert caught.value.place == GUARANTEE_RULE_KEY
-    assert "expected one of effective, tiny-queue, found 'percent'" in caught.value.fault
+    assert "expected one of effective, tiny-queue, yarn-11073, found 'percent'" in caught.value.fault
+
+
+def test_the_fix_leaves_the_idle_cluster_alone() -> None:
+    """Regression for YARN-11073 (Hadoop 3.4.0): with the same truncated guarantees, the vcore
+    shares come from the capacities, the low queue's ideal covers its 20 vcores, and nothing
+    is marked."""
+    snapshot = _idle_cluster_with_a_tiny_queue().build()
+    fixed = one_round(snapshot, HARNESS.replace(guarantees="yarn-11073"), calc=DRF)
+    assert not fixed.events
+    target = fixed.selectors[0].targets[("root.low", DEFAULT_PARTITION)]
+    assert target.guaranteed == Resource.of(1720, 0)  # the guarantee still truncates ...
+    assert target.ideal == Resource.of(50000, 20) and target.to_be_preempted.is_zero()  # ... the shares do not
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    memory=st.integers(1024, 400_000),
+    vcores=st.integers(1, 96),
+    percents=st.lists(st.integers(1, 60), min_size=2, max_size=4).filter(lambda p: sum(p) <= 100),
+    running=st.integers(1, 30),
+    size=st.tuples(st.integers(1, 4096), st.integers(1, 4)),
+    which=st.integers(0, 3),
+)
+def test_under_the_fix_a_lone_queue_on_an_idle_cluster_is_never_preempted(
+    memory: int, vcores: int, percents: list[int], running: int, size: tuple[int, int], which: int
+) -> None:
+    """Property: one queue uses (within its maximum and the cluster) and asks for nothing more,
+    every other queue is idle. Under ``yarn-11073`` no container is marked, with either
+    calculator; under ``tiny-queue`` with DRF some such clusters are preempted (the bug, shown
+    by the tests above and by ``yarnspec prove --variant tiny-queue``)."""
+    used = (size[0] * running, size[1] * running)
+    if used[0] > memory or used[1] > vcores:
+        return
+    builder = ClusterBuilder({DEFAULT_PARTITION: (memory, vcores)})
+    builder.node("n1", total=(memory, vcores))
+    builder.queue("root", guaranteed=(memory, vcores))
+    for index, percent in enumerate(percents):
+        builder.queue(f"root.q{index}", guaranteed=(memory * percent // 100, vcores * percent // 100))
+    app = builder.app(f"root.q{which % len(percents)}")
+    builder.run(app, running, size=size)
+    snapshot = builder.build()
+    for calc in (DEFAULT, DRF):
+        result = one_round(snapshot, HARNESS.replace(guarantees="yarn-11073"), calc=calc)
+        assert not result.events, (calc, result.events[:3])
