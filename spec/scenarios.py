@@ -287,7 +287,7 @@ def no_leak_world(commit: CommitCheck = "yarn-8127") -> World:
     claim of ``yarnspec check`` is bounded: **holds up to depth 12** (8,798 states with
     symmetry), under ``yarn-8127`` and ``reserved-pickup``. The world is finite:
     ``yarnspec explore no-leak --exhaustive`` visits all of it, 256,323 states with symmetry
-    (depth 35, 2,646,021 transitions, about five minutes), and every invariant **holds
+    (depth 35, 2,646,021 transitions, 176 s), and every invariant **holds
     (exhaustive)** under both variants.
     """
     conf = configuration_from_properties(
