@@ -21,13 +21,13 @@ node = sum of its allocations (``node-used-is-sum-of-containers``), pending = su
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import Action, Monitor
 from yarnspec.impl.scheduler.limits import am_limit, queue_max_down, user_limit
-from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerState, SchedulerState
+from yarnspec.impl.scheduler.state import NONE, AppPhase, AppState, Container, ContainerState, SchedulerState, Usage
 from yarnspec.impl.scheduler.view import View, shared_view
 from yarnspec.impl.scheduler.world import World
 
@@ -130,14 +130,8 @@ def leaf_is_sum_of_apps(world: World, state: SchedulerState) -> str | None:
         apps = [a for i, a in enumerate(state.apps) if a is not None and world.apps[i].queue == leaf]
         usage = state.queues[leaf]
         for p in range(len(world.partitions)):
-            figures = (
-                ("used", usage.used[p], _sum(a.used[p] + a.reserved[p] for a in apps)),
-                ("reserved", usage.reserved[p], _sum(a.reserved[p] for a in apps)),
-                ("pending", usage.pending[p], _sum(a.pending[p] for a in apps)),
-            )
-            for what, stored, expected in figures:
-                if stored != expected:
-                    return f"{world.queues[leaf].path} [{_partition_name(world, p)}]: {what} {stored} but its applications sum to {expected}"
+            if (wrong := _apps_mismatch(usage, apps, p)) is not None:
+                return f"{world.queues[leaf].path} [{_partition_name(world, p)}]: {wrong}"
     return None
 
 
@@ -165,14 +159,22 @@ def user_is_sum_of_apps(world: World, state: SchedulerState) -> str | None:
         apps = [a for i, a in enumerate(state.apps) if a is not None and world.apps[i].user == index]
         usage = state.users[index]
         for p in range(len(world.partitions)):
-            figures = (
-                ("used", usage.used[p], _sum(a.used[p] + a.reserved[p] for a in apps)),
-                ("reserved", usage.reserved[p], _sum(a.reserved[p] for a in apps)),
-                ("pending", usage.pending[p], _sum(a.pending[p] for a in apps)),
-            )
-            for what, stored, expected in figures:
-                if stored != expected:
-                    return f"user {name} in {world.queues[leaf].path} [{_partition_name(world, p)}]: {what} {stored} but its applications sum to {expected}"
+            if (wrong := _apps_mismatch(usage, apps, p)) is not None:
+                return f"user {name} in {world.queues[leaf].path} [{_partition_name(world, p)}]: {wrong}"
+    return None
+
+
+def _apps_mismatch(usage: Usage, apps: Sequence[AppState], p: int) -> str | None:
+    """The first of used (reservations included), reserved and pending in partition ``p``
+    that differs from the sum over ``apps``, described; None when all agree."""
+    figures = (
+        ("used", usage.used[p], _sum(a.used[p] + a.reserved[p] for a in apps)),
+        ("reserved", usage.reserved[p], _sum(a.reserved[p] for a in apps)),
+        ("pending", usage.pending[p], _sum(a.pending[p] for a in apps)),
+    )
+    for what, stored, expected in figures:
+        if stored != expected:
+            return f"{what} {stored} but its applications sum to {expected}"
     return None
 
 

@@ -20,7 +20,6 @@ every expansion and hands the graph to :mod:`.liveness`; symmetry is then turned
 from __future__ import annotations
 
 import gc
-import itertools
 import sys
 import time
 from array import array
@@ -187,7 +186,7 @@ def _keys_bytes(keys: set[Hashable]) -> int:
     (its parts not shared with states already counted)."""
     if not keys:
         return 0
-    if all(type(key) is int for key in itertools.islice(keys, 100)) and all(type(key) is int for key in keys):
+    if all(type(key) is int for key in keys):
         return sum(map(sys.getsizeof, keys))
     counted: set[int] = set()
     if len(keys) <= 2 * KEY_SAMPLE:
