@@ -1,8 +1,8 @@
-"""docs/guide.md shows real output: every ```console block that starts with ``$ yarnspec ...``
-is re-run here (from the project root) and must print what the guide shows, with decimal
-numbers (timings) masked. A non-zero exit is shown as a last line ``[exit N]``.
+"""The docs show real output: every ```console block in ``docs/*.md`` that starts with
+``$ yarnspec ...`` is re-run here (from the project root) and must print what the page shows,
+with decimal numbers (timings) masked. A non-zero exit is shown as a last line ``[exit N]``.
 
-After a deliberate change of output, refresh the guide with
+After a deliberate change of output, refresh the pages with
 ``.venv/bin/python tests/test_guide.py --update``.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-GUIDE = PROJECT_ROOT / "docs" / "guide.md"
+DOCS = PROJECT_ROOT / "docs"
 BLOCK = re.compile(r"```console\n\$ (yarnspec [^\n]*)\n(.*?)```", re.S)
 DECIMAL = re.compile(r"\d+\.\d+")
 #: figures that change from run to run although they are whole numbers
@@ -52,13 +52,27 @@ def _mask(text: str) -> str:
     return DECIMAL.sub("N.N", RATE.sub("N states/s", text)).rstrip()
 
 
-def _blocks() -> list[tuple[str, str]]:
-    return BLOCK.findall(GUIDE.read_text(encoding="utf-8"))
+def _pages() -> list[Path]:
+    return sorted(DOCS.glob("*.md"))
 
 
-@pytest.mark.parametrize("command, shown", _blocks(), ids=[c for c, _ in _blocks()])
-def test_guide_output_is_real(command: str, shown: str) -> None:
+def _blocks() -> list[tuple[str, str, str]]:
+    return [
+        (page.name, command, shown)
+        for page in _pages()
+        for command, shown in BLOCK.findall(page.read_text(encoding="utf-8"))
+    ]
+
+
+@pytest.mark.parametrize(
+    "page, command, shown", _blocks(), ids=[f"{p}: {c}" for p, c, _ in _blocks()]
+)
+def test_docs_output_is_real(page: str, command: str, shown: str) -> None:
     assert _mask(render(command)) == _mask(shown)
+
+
+def test_the_guide_has_examples() -> None:
+    assert any(page == "guide.md" for page, _, _ in _blocks())
 
 
 def test_guide_covers_every_subcommand() -> None:
@@ -66,15 +80,20 @@ def test_guide_covers_every_subcommand() -> None:
 
     parser = build_parser()
     choices = next(a for a in parser._actions if a.dest == "command").choices  # type: ignore[union-attr]
-    documented = {command.split()[1] for command, _ in _blocks()}
+    documented = {command.split()[1] for _, command, _ in _blocks()}
     assert set(choices) <= documented
 
 
-def _update() -> None:
-    text = GUIDE.read_text(encoding="utf-8")
-    text = BLOCK.sub(lambda m: f"```console\n$ {m.group(1)}\n{render(m.group(1))}```", text)
-    GUIDE.write_text(text, encoding="utf-8")
+def _update(names: list[str]) -> None:
+    for page in _pages():
+        if names and page.name not in names:
+            continue
+        text = page.read_text(encoding="utf-8")
+        new = BLOCK.sub(lambda m: f"```console\n$ {m.group(1)}\n{render(m.group(1))}```", text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
 
 
 if __name__ == "__main__" and "--update" in sys.argv:
-    _update()
+    # ``--update [PAGE.md ...]``: refresh the named pages, or every page
+    _update([a for a in sys.argv[1:] if a.endswith(".md")])
