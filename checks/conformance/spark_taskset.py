@@ -42,6 +42,7 @@ from yarnspec.impl.spark.locality import (
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.task_scheduler import OfferRound, TaskSchedulerImpl, WorkerOffer
 from yarnspec.impl.spark.taskset import (
+    DEFAULT_VARIANT,
     VARIANTS,
     DispatchConf,
     EndReason,
@@ -200,7 +201,7 @@ def parse_input(raw: Any) -> CaseInput:
     for key in conf_obj:
         if key not in DispatchConf.KEYS and key != EXCLUDE_ON_FAILURE:
             raise Unsupported(f"{_conf_place(key)}: configuration key not read by this model")
-    variant_name = as_str(obj.get("variant", "spark-3.4+"), "input.variant")
+    variant_name = as_str(obj.get("variant", DEFAULT_VARIANT), "input.variant")
     if variant_name not in VARIANTS:
         raise CaseFormatError("input.variant", f"unknown variant {variant_name!r} (valid: {', '.join(VARIANTS)})")
     conf = _conf(conf_obj, variant_name)

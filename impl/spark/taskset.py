@@ -22,13 +22,13 @@ from __future__ import annotations
 import enum
 import math
 import re
-import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, MutableSet, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from yarnspec.impl.errors import InputError
 
+from .scala_hash_map import CollectionOrder, get_or_else_update, new_map, new_set
 from .locality import ExecutorCacheTaskLocation, HDFSCacheTaskLocation, TaskLocality, TaskLocation, parse_task_location
 
 PROCESS_LOCAL = TaskLocality.PROCESS_LOCAL
@@ -51,6 +51,7 @@ MAX_FAILURES = "spark.task.maxFailures"
 SPECULATION = "spark.speculation"
 SPECULATION_MULTIPLIER = "spark.speculation.multiplier"
 SPECULATION_QUANTILE = "spark.speculation.quantile"
+SPECULATION_MIN_RUNTIME = "spark.speculation.minTaskRuntime"
 SHUFFLE_SERVICE = "spark.shuffle.service.enabled"
 
 #: ``spark.locality.wait`` when unset; the per-level keys fall back to it.
@@ -161,12 +162,39 @@ class LocalityWaits:
         return 0
 
 
+class SpeculationMedian(enum.Enum):
+    """How ``checkSpeculatableTasks`` reads the "median" of the successful durations ``d``
+    (sorted ascending, ``n`` of them)."""
+
+    #: Before 2.2 (SPARK-16929): ``d[min(round(0.5 * n), n - 1)]`` with Java's half-up
+    #: rounding, over a sorted copy of every successful attempt's duration.
+    SORTED_ROUNDED_HALF = "sorted-rounded-half"
+    #: 2.2 to 3.4 (``MedianHeap``, renamed ``PercentileHeap`` by SPARK-41530 in 3.4): the mean
+    #: of the two middle values when ``n`` is even, else the middle one.
+    AVERAGE_OF_MIDDLE = "average-of-middle"
+    #: 3.5 and later (SPARK-42528 removed the averaging): ``d[n // 2]``, the upper middle.
+    UPPER_MIDDLE = "upper-middle"
+
+    def of(self, durations: Sequence[int]) -> float:
+        """The median this rule gives for ``durations`` (not empty)."""
+        ordered = sorted(durations)
+        n = len(ordered)
+        if self is SpeculationMedian.UPPER_MIDDLE:
+            return float(ordered[n // 2])
+        if self is SpeculationMedian.AVERAGE_OF_MIDDLE:
+            if n % 2 == 0:
+                return (ordered[n // 2 - 1] + ordered[n // 2]) / 2.0
+            return float(ordered[n // 2])
+        return float(ordered[min(math.floor(0.5 * n + 0.5), n - 1)])
+
+
 @dataclass(frozen=True)
 class DispatchVariant:
-    """The rules that changed between Spark releases (semantics 8), one switch each.
+    """The rules that changed between Spark releases (semantics 8), one field each.
 
-    The defaults are current Spark (3.4 and later, including 4.x). :data:`VARIANTS` names the
-    combinations of older releases.
+    The defaults are the rules of current Spark (4.0), walking Spark's hash maps in the
+    canonical insertion order; :data:`VARIANTS` names real releases, each with the collection
+    order of its Scala build (see ``docs/spark-dispatch.md``).
     """
 
     #: ``spark.locality.wait.legacyResetOnTaskLaunch``: every launch from an offer whose cap is
@@ -186,45 +214,64 @@ class DispatchVariant:
     #: SPARK-26755 (3.0): speculative copies are queued in per-locality lists like regular
     #: tasks; before, one set of speculatable indices was scanned level by level.
     per_locality_speculation: bool = True
+    #: How the median successful duration is read (:class:`SpeculationMedian`).
+    speculation_median: SpeculationMedian = SpeculationMedian.UPPER_MIDDLE
+    #: ``spark.speculation.multiplier`` and ``spark.speculation.quantile`` when unset: 1.5 and
+    #: 0.75 up to 3.5, 3.0 and 0.9 since 4.0 (SPARK-47720).
+    default_speculation_multiplier: float = 3.0
+    default_speculation_quantile: float = 0.9
+    #: The order in which Spark's ``HashMap`` / ``HashSet`` s are walked (pending lists per
+    #: executor, host and rack, task infos, running tasks, held barrier tasks).
+    collection_order: CollectionOrder = CollectionOrder.INSERTION
 
 
-#: Named variants for real Spark releases (semantics 8).
+_SPARK_3_4 = DispatchVariant(
+    speculation_median=SpeculationMedian.AVERAGE_OF_MIDDLE,
+    default_speculation_multiplier=1.5,
+    default_speculation_quantile=0.75,
+    collection_order=CollectionOrder.SCALA_2_13,
+)
+_SPARK_3_1 = replace(_SPARK_3_4, launching_loss_not_counted=False, collection_order=CollectionOrder.INSERTION)
+_SPARK_3_0 = replace(
+    _SPARK_3_1, legacy_reset_on_task_launch=True, jump_to_new_best_level=False, decommission_aware_liveness=False
+)
+_SPARK_2_2 = replace(_SPARK_3_0, per_locality_speculation=False)
+_SPARK_2_0 = replace(_SPARK_2_2, speculation_median=SpeculationMedian.SORTED_ROUNDED_HALF)
+
+#: Named variants for real Spark releases (semantics 8); ``docs/spark-dispatch.md`` has the
+#: table. Spark 4.0 and the ``_2.13`` builds of 3.4 and 3.5 walk their hash maps in Scala
+#: 2.13's order; older releases (Scala 2.11 / 2.12 builds) are modelled in insertion order,
+#: which is not their real order.
 VARIANTS: dict[str, DispatchVariant] = {
-    "spark-3.4+": DispatchVariant(),
-    "spark-3.1-3.3": DispatchVariant(launching_loss_not_counted=False),
-    "spark-3.0": DispatchVariant(
-        legacy_reset_on_task_launch=True,
-        jump_to_new_best_level=False,
-        decommission_aware_liveness=False,
-        launching_loss_not_counted=False,
-    ),
-    "spark-2.x": DispatchVariant(
-        legacy_reset_on_task_launch=True,
-        jump_to_new_best_level=False,
-        decommission_aware_liveness=False,
-        launching_loss_not_counted=False,
-        per_locality_speculation=False,
-    ),
-    "spark-1.2": DispatchVariant(
-        legacy_reset_on_task_launch=True,
-        skip_levels_without_tasks=False,
-        jump_to_new_best_level=False,
-        decommission_aware_liveness=False,
-        launching_loss_not_counted=False,
-        per_locality_speculation=False,
-    ),
+    "spark-4.0": DispatchVariant(collection_order=CollectionOrder.SCALA_2_13),
+    "spark-3.5": replace(_SPARK_3_4, speculation_median=SpeculationMedian.UPPER_MIDDLE),
+    "spark-3.4": _SPARK_3_4,
+    "spark-3.1-3.3": _SPARK_3_1,
+    "spark-3.0": _SPARK_3_0,
+    "spark-2.2-2.4": _SPARK_2_2,
+    "spark-2.0-2.1": _SPARK_2_0,
+    "spark-1.2": replace(_SPARK_2_0, skip_levels_without_tasks=False),
 }
+
+#: The variant a case or a command uses when none is named.
+DEFAULT_VARIANT = "spark-4.0"
+
+#: ``spark.speculation.minTaskRuntime`` when unset (the fixed 100 ms of every release before
+#: the key existed, 3.2.0 / SPARK-33741).
+DEFAULT_MIN_TASK_RUNTIME_MS = 100
 
 
 @dataclass(frozen=True)
 class SpeculationConf:
     """``spark.speculation*``: whether speculation runs, and ``checkSpeculatableTasks``'s
     threshold (``multiplier`` x the median successful duration once ``quantile`` of the tasks
-    succeeded). Defaults are Spark 3.x's."""
+    succeeded, at least ``min_task_runtime_ms``). Defaults are Spark 4.0's; older releases'
+    come from their variant through :meth:`DispatchConf.from_spark_conf`."""
 
     enabled: bool = False
-    multiplier: float = 1.5
-    quantile: float = 0.75
+    multiplier: float = 3.0
+    quantile: float = 0.9
+    min_task_runtime_ms: int = DEFAULT_MIN_TASK_RUNTIME_MS
 
 
 @dataclass(frozen=True)
@@ -250,6 +297,7 @@ class DispatchConf:
         SPECULATION,
         SPECULATION_MULTIPLIER,
         SPECULATION_QUANTILE,
+        SPECULATION_MIN_RUNTIME,
         SHUFFLE_SERVICE,
     )
 
@@ -263,8 +311,11 @@ class DispatchConf:
             variant = replace(variant, legacy_reset_on_task_launch=parse_flag(conf[LEGACY_RESET], LEGACY_RESET))
         speculation = SpeculationConf(
             enabled=parse_flag(conf.get(SPECULATION, False), SPECULATION),
-            multiplier=_parse_number(conf.get(SPECULATION_MULTIPLIER, 1.5), SPECULATION_MULTIPLIER),
-            quantile=_parse_number(conf.get(SPECULATION_QUANTILE, 0.75), SPECULATION_QUANTILE),
+            multiplier=_parse_number(conf.get(SPECULATION_MULTIPLIER, variant.default_speculation_multiplier), SPECULATION_MULTIPLIER),
+            quantile=_parse_number(conf.get(SPECULATION_QUANTILE, variant.default_speculation_quantile), SPECULATION_QUANTILE),
+            min_task_runtime_ms=parse_time_ms(
+                conf.get(SPECULATION_MIN_RUNTIME, DEFAULT_MIN_TASK_RUNTIME_MS), SPECULATION_MIN_RUNTIME
+            ),
         )
         return cls(
             waits=LocalityWaits.from_conf(conf),
@@ -537,21 +588,25 @@ class SchedulerView(Protocol):
 @dataclass
 class PendingTasks:
     """Spark's ``PendingTasksByLocality``: stacks of task indices (appended at the end, taken
-    from the end). Entries of tasks already running or done are removed lazily."""
+    from the end) per executor, host and rack (Scala ``HashMap`` s, walked in the variant's
+    :class:`CollectionOrder`), for tasks without preference, and for all tasks. Entries of
+    tasks already running or done are removed lazily."""
 
-    for_executor: dict[str, list[int]] = field(default_factory=dict)
-    for_host: dict[str, list[int]] = field(default_factory=dict)
-    for_rack: dict[str, list[int]] = field(default_factory=dict)
+    for_executor: MutableMapping[str, list[int]]
+    for_host: MutableMapping[str, list[int]]
+    for_rack: MutableMapping[str, list[int]]
     no_prefs: list[int] = field(default_factory=list)
     all: list[int] = field(default_factory=list)
 
+    @classmethod
+    def empty(cls, order: CollectionOrder) -> PendingTasks:
+        """No pending task, with maps walked in ``order``."""
+        return cls(new_map(order), new_map(order), new_map(order))
 
-def _push(lists: dict[str, list[int]], key: str, index: int) -> None:
-    found = lists.get(key)
-    if found is None:
-        lists[key] = [index]
-    else:
-        found.append(index)
+
+def _push(lists: MutableMapping[str, list[int]], key: str, index: int) -> None:
+    """``lists.getOrElseUpdate(key, new ArrayBuffer) += index``."""
+    get_or_else_update(lists, key, list).append(index)
 
 
 class TaskSetManager:
@@ -574,15 +629,18 @@ class TaskSetManager:
         self.successful = [False] * n
         self.num_failures = [0] * n
         self.attempts: list[list[TaskInfo]] = [[] for _ in range(n)]
-        self.task_infos: dict[int, TaskInfo] = {}
-        #: Running attempt ids, in launch order (a dict used as an ordered set).
-        self.running: dict[int, None] = {}
+        order = self.variant.collection_order
+        #: ``taskInfos`` (a Scala ``HashMap[Long, TaskInfo]``): every attempt by task id.
+        self.task_infos: MutableMapping[int, TaskInfo] = new_map(order)
+        #: ``runningTasksSet`` (a Scala ``HashSet[Long]``): the running attempt ids.
+        self.running: MutableSet[int] = new_set(order)
         self.tasks_successful = 0
         self.is_zombie = False
-        self.pending = PendingTasks()
-        self.speculative_pending = PendingTasks()
+        self.pending = PendingTasks.empty(order)
+        self.speculative_pending = PendingTasks.empty(order)
         self.speculatable: set[int] = set()
-        self.barrier_pending: dict[int, BarrierPendingLaunch] = {}
+        #: ``barrierPendingLaunchTasks`` (a Scala ``HashMap[Int, ...]``), by task index.
+        self.barrier_pending: MutableMapping[int, BarrierPendingLaunch] = new_map(order)
         self.killed_by_other_attempt: set[int] = set()
         self.successful_durations: list[int] = []
         #: Nodes and executors excluded for the whole set (an offer from them gets nothing).
@@ -625,7 +683,7 @@ class TaskSetManager:
         for host, indices in self.pending.for_host.items():
             rack = self.sched.rack_for_host(host)
             if rack is not None:
-                self.pending.for_rack.setdefault(rack, []).extend(indices)
+                get_or_else_update(self.pending.for_rack, rack, list).extend(indices)
 
     def add_pending_task(self, index: int, resolve_racks: bool = True, speculative: bool = False) -> None:
         """Push task ``index`` on every list it belongs to (``addPendingTask``). An HDFS-cached
@@ -720,7 +778,7 @@ class TaskSetManager:
             stack.pop()
         return False
 
-    def _more_tasks_in(self, lists: dict[str, list[int]]) -> bool:
+    def _more_tasks_in(self, lists: MutableMapping[str, list[int]]) -> bool:
         """``moreTasksToRunIn``: scan the keys in order up to the first list with work,
         deleting the keys found empty before it."""
         empty: list[str] = []
@@ -920,7 +978,7 @@ class TaskSetManager:
         self.copies_running[index] += 1
         self.task_infos[info.task_id] = info
         self.attempts[index].append(info)
-        self.running[info.task_id] = None
+        self.running.add(info.task_id)
         self.sched.task_started(self, info)
         return info
 
@@ -959,18 +1017,26 @@ class TaskSetManager:
         self.sched.speculative_task_submitted(self, index)
         return True
 
-    def check_speculatable_tasks(self, min_time_to_speculation: int, now: int) -> bool:
+    def check_speculatable_tasks(self, min_time_to_speculation: int | None, now: int) -> bool:
         """``checkSpeculatableTasks``: once ``quantile`` of the tasks succeeded, mark every
         task whose single running copy has run longer than ``max(multiplier x median
-        successful duration, min_time_to_speculation)``. Never for a zombie, a barrier set or a
-        one-task set."""
+        successful duration, min_time_to_speculation)`` (``None``: the configured
+        ``spark.speculation.minTaskRuntime``). The median is the variant's
+        :class:`SpeculationMedian`; the running attempts are walked in the order of Spark's
+        ``runningTasksSet``. Never for a zombie, a barrier set or a one-task set.
+
+        Spark 3.4+ also asks, when ``spark.speculation.efficiency.enabled`` (the default), that
+        the task be inefficient; without records-read metrics (none here) every task is, so
+        that check never holds a task back in this model."""
         if self.is_zombie or self.is_barrier or self.num_tasks == 1:
             return False
         speculation = self.conf.speculation
         min_finished = max(math.floor(speculation.quantile * self.num_tasks), 1)
         if len(self.successful_durations) < min_finished:
             return False
-        threshold = max(speculation.multiplier * statistics.median(self.successful_durations), min_time_to_speculation)
+        median = self.variant.speculation_median.of(self.successful_durations)
+        floor_ms = speculation.min_task_runtime_ms if min_time_to_speculation is None else min_time_to_speculation
+        threshold = max(speculation.multiplier * median, floor_ms)
         found = False
         for task_id in list(self.running):
             info = self.task_infos[task_id]
@@ -1000,7 +1066,7 @@ class TaskSetManager:
         info.end_state, info.finish_time = TaskState.FINISHED, now
         if self.conf.speculation.enabled:
             self.successful_durations.append(now - info.launch_time)
-        self.running.pop(task_id, None)
+        self.running.discard(task_id)
         for other in self.attempts[index]:
             if other.running:
                 self.killed_by_other_attempt.add(other.task_id)
@@ -1022,7 +1088,7 @@ class TaskSetManager:
         info = self.task_infos[task_id]
         if info.failed or info.killed:
             return
-        self.running.pop(task_id, None)
+        self.running.discard(task_id)
         info.end_state, info.finish_time = state, now
         index = info.index
         self.copies_running[index] -= 1
@@ -1061,7 +1127,10 @@ class TaskSetManager:
 
         For a shuffle-map set without an external shuffle service (or on decommission), every
         finished attempt on it is undone and its task queued again (reported as
-        ``Resubmitted``; migrated map output is not modelled). Every running attempt on it
+        ``Resubmitted``; migrated map output is not modelled), except an attempt that was asked
+        to stop because another one succeeded (SPARK-22074). Both walks go through the task
+        infos in the order of Spark's ``taskInfos`` map, which decides the order in which the
+        tasks are queued again. Every running attempt on it
         fails with ``ExecutorLostFailure``, counted only when the loss blames the application
         and (SPARK-39955) the attempt had reported RUNNING. Then the levels are recomputed.
         """
@@ -1071,7 +1140,12 @@ class TaskSetManager:
         if output_lost and not self.is_zombie:
             for info in list(self.task_infos.values()):
                 index = info.index
-                if info.executor_id == executor_id and self.successful[index] and not info.running:
+                if (
+                    info.executor_id == executor_id
+                    and self.successful[index]
+                    and not info.running
+                    and info.task_id not in self.killed_by_other_attempt
+                ):
                     self.successful[index] = False
                     self.copies_running[index] -= 1
                     self.tasks_successful -= 1

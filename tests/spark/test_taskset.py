@@ -270,7 +270,7 @@ def test_current_index_stays_inside_shrunken_levels_spark_2931() -> None:
 
 
 def test_decommission_liveness_is_a_variant() -> None:
-    for variant, levels in (("spark-3.4+", (ANY,)), ("spark-3.0", (PROCESS, NODE, ANY))):
+    for variant, levels in (("spark-4.0", (ANY,)), ("spark-3.0", (PROCESS, NODE, ANY))):
         conf = DispatchConf(variant=VARIANTS[variant])
         sched = TaskSchedulerImpl(conf, test_liveness=True, shuffle_offers=False)
         sched.add_executor("exec0", "host0")
@@ -342,13 +342,13 @@ def _loss(kind: ExecutorLoss, caused_by_app: bool = True) -> ExecutorLossReason:
 @pytest.mark.parametrize(
     ("reason", "launched", "variant", "counted"),
     [
-        (_loss(ExecutorLoss.EXITED, False), True, "spark-3.4+", False),
-        (_loss(ExecutorLoss.EXITED, True), True, "spark-3.4+", True),
-        (_loss(ExecutorLoss.KILLED), True, "spark-3.4+", False),
-        (_loss(ExecutorLoss.DECOMMISSION), True, "spark-3.4+", False),
-        (_loss(ExecutorLoss.PROCESS_LOST), True, "spark-3.4+", True),
-        (_loss(ExecutorLoss.PROCESS_LOST, False), True, "spark-3.4+", False),
-        (_loss(ExecutorLoss.PROCESS_LOST), False, "spark-3.4+", False),  # SPARK-39955
+        (_loss(ExecutorLoss.EXITED, False), True, "spark-4.0", False),
+        (_loss(ExecutorLoss.EXITED, True), True, "spark-4.0", True),
+        (_loss(ExecutorLoss.KILLED), True, "spark-4.0", False),
+        (_loss(ExecutorLoss.DECOMMISSION), True, "spark-4.0", False),
+        (_loss(ExecutorLoss.PROCESS_LOST), True, "spark-4.0", True),
+        (_loss(ExecutorLoss.PROCESS_LOST, False), True, "spark-4.0", False),
+        (_loss(ExecutorLoss.PROCESS_LOST), False, "spark-4.0", False),  # SPARK-39955
         (_loss(ExecutorLoss.PROCESS_LOST), False, "spark-3.1-3.3", True),
     ],
 )
@@ -435,7 +435,7 @@ def test_a_speculative_copy_avoids_hosts_with_an_attempt_and_runs_once() -> None
 
 
 def test_single_set_speculation_before_spark_26755() -> None:
-    sched, manager = _speculating(variant=VARIANTS["spark-2.x"])
+    sched, manager = _speculating(variant=VARIANTS["spark-2.2-2.4"])
     manager.mark_speculatable(1)
     assert manager.speculative_pending.all == []
     assert manager.resource_offer("exec1", "host1", NO_PREF, 1).task is None  # task 1 ran on host1
