@@ -71,6 +71,7 @@ _INPUT_KEYS = {
     "task_cpus",
     "variant",
     "clock_start_ms",
+    "failures_validity_interval_ms",
 }
 
 # --- configuration keys --------------------------------------------------------------------------
@@ -128,6 +129,19 @@ def _conf_value(conf: dict[str, At], keys: tuple[str, ...]) -> At | None:
     """The value under the current key or its older name (the first one present)."""
     present = [conf[key] for key in keys if key in conf]
     return present[0] if present else None
+
+
+def _validity_ms(direct: At | None, from_conf: At | None) -> int | None:
+    """``spark.executor.failuresValidityInterval`` in ms: the input's
+    ``failures_validity_interval_ms`` when given (it must agree with the conf key when both
+    are), else the conf key, else none."""
+    conf_ms = _parse_with_unit(from_conf, _TIME_UNITS_MS, "ms") if from_conf else None
+    if direct is None:
+        return conf_ms
+    direct_ms = direct.integer(0)
+    if conf_ms is not None and conf_ms != direct_ms:
+        raise direct.fault(f"{direct_ms} ms disagrees with the conf's failures validity interval ({conf_ms} ms)")
+    return direct_ms
 
 
 def _variant(at: At | None) -> AllocatorVariant:
@@ -189,7 +203,7 @@ def build_allocator(inp: At) -> tuple[YarnAllocator, Capability]:
             launch_containers=fields["launch_containers"].flag() if "launch_containers" in fields else False,
             rack_resolver=rack_resolver(fields["rack_resolver"]) if "rack_resolver" in fields else AllocatorConfig().rack_resolver,
             exclusion=exclusion,
-            failures_validity_interval_ms=_parse_with_unit(validity, _TIME_UNITS_MS, "ms") if validity else None,
+            failures_validity_interval_ms=_validity_ms(fields.get("failures_validity_interval_ms"), validity),
             variant=_variant(fields.get("variant")),
         )
         allocator = YarnAllocator.create(
@@ -309,17 +323,23 @@ class _Replay:
         self.allocator = self.allocator.set_shutdown(fields["value"].flag() if "value" in fields else True)
 
     def late_launch_callback(self, args: At) -> None:
+        """The launch in ``container``, or of ``executor_id``, finishes; with both, they must
+        name the same launch."""
         fields = args.only({"container", "executor_id", "succeeded"}, "late_launch_callback args")
-        if ("container" in fields) == ("executor_id" in fields):
-            raise args.fault("give exactly one of 'container' and 'executor_id'")
-        if "container" in fields:
-            container = fields["container"].text()
-        else:
+        if "container" not in fields and "executor_id" not in fields:
+            raise args.fault("give 'container', 'executor_id' or both")
+        if "executor_id" in fields:
             executor_id = _executor_id(fields["executor_id"])
             launch = next((l for l in self.allocator.launches if l.executor_id == executor_id), None)
             if launch is None:
                 raise fields["executor_id"].fault(f"no launch of executor {executor_id!r} is in progress")
             container = launch.container_id
+            if "container" in fields and fields["container"].text() != container:
+                raise fields["container"].fault(
+                    f"executor {executor_id!r} is launching in container {container!r}, not {fields['container'].text()!r}"
+                )
+        else:
+            container = fields["container"].text()
         succeeded = fields["succeeded"].flag() if "succeeded" in fields else True
         self.allocator = self.allocator.launch_finished(container, succeeded)
 
@@ -426,6 +446,22 @@ def _expect_calls_so_far(replay: _Replay, at: At) -> None:
     compare(at.place, calls, _calls_json(replay.allocator.client.exclusion_calls), replay.order_sensitive)
 
 
+def _expect_containers_not_allocated(replay: _Replay, at: At) -> None:
+    """Each listed container got no executor (it is not in the allocated-container map)."""
+    allocated = replay.allocator.allocated_container_to_host
+    for item in at.items():
+        if item.text() in allocated:
+            raise ExpectationMismatch(item.place, f"{item.value} not allocated", f"allocated on {allocated[item.text()]}")
+
+
+def _expect_hosts_not_allocated(replay: _Replay, at: At) -> None:
+    """Each listed host holds no allocated container."""
+    held = replay.allocator.allocated_host_to_containers
+    for item in at.items():
+        if held.get(item.text()):
+            raise ExpectationMismatch(item.place, f"no container on {item.value}", list(held[item.text()]))
+
+
 _EXPECTATIONS: dict[str, Callable[[_Replay, At], None]] = {
     "num_executors_running": _expect_scalar(lambda a: a.num_executors_running),
     "num_executors_starting": _expect_scalar(lambda a: a.num_executors_starting),
@@ -445,6 +481,8 @@ _EXPECTATIONS: dict[str, Callable[[_Replay, At], None]] = {
     "update_blacklist_calls_include": _expect_calls_include,
     "update_blacklist_never_with_additions": _expect_never_added,
     "update_blacklist_calls_so_far": _expect_calls_so_far,
+    "containers_not_allocated": _expect_containers_not_allocated,
+    "hosts_not_allocated": _expect_hosts_not_allocated,
 }
 
 

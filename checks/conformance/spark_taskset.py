@@ -40,7 +40,7 @@ from yarnspec.impl.spark.locality import (
     task_location_from_fields,
 )
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.task_scheduler import OfferRound, TaskSchedulerImpl, WorkerOffer
+from yarnspec.impl.spark.task_scheduler import OfferRound, RackResolutionCalls, TaskSchedulerImpl, WorkerOffer
 from yarnspec.impl.spark.taskset import (
     DEFAULT_VARIANT,
     VARIANTS,
@@ -107,6 +107,8 @@ class CaseInput:
     conf: DispatchConf
     exclude_on_failure: bool
     clock_start_ms: int
+    #: ``input.parse``: the locations parsed from their string forms.
+    parsed: tuple[TaskLocation, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -159,33 +161,34 @@ def _conf_place(key: str) -> str:
     return f'input.conf["{key}"]'
 
 
+#: The keys of a taskset case's ``input`` (``variant`` is ours: a name from ``VARIANTS``).
+INPUT_KEYS = (
+    "scheduler",
+    "scheduling_mode",
+    "executors",
+    "host_rack",
+    "task_set",
+    "conf",
+    "max_task_failures",
+    "clock_start_ms",
+    "created_by",
+    "variant",
+    "parse",
+)
+
+
 def parse_input(raw: Any) -> CaseInput:
     """The case's ``input`` object."""
     place = "input"
     obj = as_object(raw, place)
-    reject_unknown_keys(
-        obj,
-        (
-            "scheduler",
-            "scheduling_mode",
-            "executors",
-            "host_rack",
-            "task_set",
-            "conf",
-            "max_task_failures",
-            "clock_start_ms",
-            "created_by",
-            "variant",
-        ),
-        place,
-    )
+    reject_unknown_keys(obj, INPUT_KEYS, place)
     scheduler = as_str(required(obj, "scheduler", place), "input.scheduler")
     if scheduler not in (FAKE_SCHEDULER, REAL_SCHEDULER):
         raise CaseFormatError("input.scheduler", f"unknown scheduler {scheduler!r} (valid: {FAKE_SCHEDULER}, {REAL_SCHEDULER})")
+    # FAIR mode without an allocation file or pool properties (a case has neither) puts every
+    # task set in Spark's "default" pool, whose own mode is FIFO: the same order as FIFO.
     mode = as_str(obj.get("scheduling_mode", "FIFO"), "input.scheduling_mode")
-    if mode == "FAIR":
-        raise Unsupported("input.scheduling_mode: FAIR pools are not modelled (FIFO only)")
-    if mode != "FIFO":
+    if mode not in ("FIFO", "FAIR"):
         raise CaseFormatError("input.scheduling_mode", f"unknown scheduling mode {mode!r} (valid: FIFO, FAIR)")
     executors = []
     for i, pair in enumerate(as_list(obj.get("executors", []), "input.executors")):
@@ -214,6 +217,9 @@ def parse_input(raw: Any) -> CaseInput:
     task_set = parse_task_set(obj["task_set"], "input.task_set") if "task_set" in obj else None
     if "created_by" in obj:
         as_str(obj["created_by"], "input.created_by")
+    parse = tuple(
+        _location(as_str(text, f"input.parse[{i}]"), f"input.parse[{i}]") for i, text in enumerate(as_list(obj.get("parse", []), "input.parse"))
+    )
     return CaseInput(
         scheduler=scheduler,
         executors=tuple(executors),
@@ -222,6 +228,7 @@ def parse_input(raw: Any) -> CaseInput:
         conf=conf,
         exclude_on_failure=exclude,
         clock_start_ms=as_int(obj.get("clock_start_ms", 0), "input.clock_start_ms", minimum=0),
+        parsed=parse,
     )
 
 
@@ -372,10 +379,6 @@ class _Replay:
             raise CaseFormatError(child(step.place, "op"), f"{step.op!r} needs a task set, and none exists yet")
         return self.state.manager
 
-    def _require_fake(self, step: Step) -> None:
-        if self.case_input.scheduler != FAKE_SCHEDULER:
-            raise Unsupported(f"{child(step.place, 'op')}: {step.op!r} is an operation of {FAKE_SCHEDULER} cases")
-
     def _task_id(self, args: _Args, manager: TaskSetManager) -> int:
         task_id = args.integer("task_id", minimum=0)
         if task_id not in manager.task_infos:
@@ -392,7 +395,7 @@ class _Replay:
     # ---- ops ---------------------------------------------------------------------------
 
     def run_step(self, step: Step) -> _Outcome:
-        handler = _OPS.get(step.op)
+        handler = OPS.get(step.op)
         if handler is None:
             raise Unsupported(f"{child(step.place, 'op')}: unknown op {step.op!r}")
         if step.conditions and step.op != "resource_offer":
@@ -455,13 +458,11 @@ class _Replay:
         return _Outcome()
 
     def op_scheduler_add_executor(self, step: Step) -> _Outcome:
-        self._require_fake(step)
         args = _Args(step, ("exec_id", "host"))
         self.state.sched.add_executor(args.text("exec_id"), args.text("host"))
         return _Outcome()
 
     def op_scheduler_remove_executor(self, step: Step) -> _Outcome:
-        self._require_fake(step)
         args = _Args(step, ("exec_id",))
         executor_id = args.text("exec_id")
         if self.state.sched.remove_executor(executor_id) is None:
@@ -606,7 +607,7 @@ def _orders(n: int) -> list[list[int]]:
     return orders
 
 
-_OPS: dict[str, Callable[[_Replay, Step], _Outcome]] = {
+OPS: dict[str, Callable[[_Replay, Step], _Outcome]] = {
     name[3:]: getattr(_Replay, name) for name in dir(_Replay) if name.startswith("op_")
 }
 
@@ -655,7 +656,7 @@ def _scalar(observe: Callable[[_View, str], Any], read: Callable[[Any, str], Any
         want = read(expected, place)
         actual = observe(view, place)
         if want != actual:
-            _fail(place, expected, actual, label)
+            _fail(place, expected, _shown(actual), label)
 
     return check
 
@@ -795,6 +796,70 @@ def _check_returned(view: _View, expected: Any, place: str, label: str) -> None:
         _fail(place, expected, view.outcome.returned, label)
 
 
+def _task_stage(view: _View, place: str) -> str | None:
+    """The ``stageId.attemptId`` of the task a resource_offer launched, or the one set every
+    task of a scheduler round came from (``None`` when nothing launched)."""
+    if view.outcome.offer is not None:
+        task = view.outcome.offer.task
+        return None if task is None else task.task_set
+    stages = list(dict.fromkeys(t.task_set for t in view.offer_round(place).launched))
+    if len(stages) > 1:
+        raise ExpectationMismatch(place, "tasks of one task set", stages)
+    return stages[0] if stages else None
+
+
+def _check_alive_on_host_exactly(view: _View, expected: Any, place: str, label: str) -> None:
+    """``getExecutorsAliveOnHost(host)``: the set of live executors, ``null`` for none."""
+    for host, executors in as_object(expected, place).items():
+        host_place = child(place, host)
+        alive = set(view.state.sched.executors_alive_on_host(host))
+        if executors is None:
+            want: set[str] = set()
+        else:
+            want = {as_str(e, child(host_place, i)) for i, e in enumerate(as_list(executors, host_place))}
+        if want != alive:
+            _fail(host_place, executors, sorted(alive), label)
+
+
+def _manager_of_stage(view: _View, stage: Any, place: str) -> TaskSetManager:
+    """The task set of ``stage``: ``"stageId.attemptId"``, or a stage id (its latest attempt)."""
+    attempts = view.state.sched.by_stage
+    if isinstance(stage, str) and "." in stage:
+        stage_text, attempt_text = stage.split(".", 1)
+        try:
+            found = attempts.get(int(stage_text), {}).get(int(attempt_text))
+        except ValueError:
+            raise CaseFormatError(place, f"expected a stage id or 'stage.attempt', found {stage!r}") from None
+    else:
+        by_attempt = attempts.get(as_int(stage, place), {})
+        found = by_attempt[max(by_attempt)] if by_attempt else None
+    if found is None:
+        raise CaseFormatError(place, f"no task set of stage {stage!r} is in the scheduler")
+    return found
+
+
+def _check_levels_of(view: _View, expected: Any, place: str, label: str) -> None:
+    """``{stage, levels_as_set}`` (or a list of them): that set's valid levels, as a set."""
+    items = expected if isinstance(expected, list) else [expected]
+    for i, item in enumerate(items):
+        item_place = child(place, i) if isinstance(expected, list) else place
+        obj = as_object(item, item_place)
+        reject_unknown_keys(obj, ("stage", "levels_as_set"), item_place)
+        manager = _manager_of_stage(view, required(obj, "stage", item_place), child(item_place, "stage"))
+        levels_place = child(item_place, "levels_as_set")
+        want = {_level(v, child(levels_place, j)) for j, v in enumerate(as_list(required(obj, "levels_as_set", item_place), levels_place))}
+        if want != set(manager.levels):
+            _fail(levels_place, obj["levels_as_set"], [lvl.name for lvl in manager.levels], label)
+
+
+def _check_parsed(view: _View, expected: Any, place: str, label: str) -> None:
+    """The case's top-level ``expect.parsed``: the locations of ``input.parse``, in order."""
+    want = [_location(item, child(place, i)) for i, item in enumerate(as_list(expected, place))]
+    actual = list(view.replay.case_input.parsed)
+    if want != actual:
+        _fail(place, expected, [str(location) for location in actual], label)
+
+
 EXPECTATIONS: dict[str, Expectation] = {
     # the offer of a resource_offer step
     "task_index": _scalar(_task_index, _int_or_null),
@@ -812,9 +877,12 @@ EXPECTATIONS: dict[str, Expectation] = {
     "task_indices": _sequence(lambda view, place: [t.index for t in view.offer_round(place).launched], as_int),
     "stages": _sequence(lambda view, place: [t.task_set for t in view.offer_round(place).launched], as_str),
     "stage": _scalar(_first_stage, _optional_str),
+    "task_stage": _scalar(_task_stage, _optional_str),
     # the manager the case acts on
     "my_locality_levels": _sequence(lambda view, place: list(view.manager(place).levels), _level_name),
     "my_locality_levels_contains": _check_levels_contains,
+    "current_locality_level": _scalar(lambda view, place: view.manager(place).levels[view.manager(place).current_index], _level_name),
+    "locality_levels_of": _check_levels_of,
     "pending_no_prefs_size": _scalar(lambda view, place: len(view.manager(place).pending.no_prefs), as_int),
     "copies_running": _per_key(_copies_running, as_int),
     "task_set_failed": _scalar(
@@ -835,6 +903,12 @@ EXPECTATIONS: dict[str, Expectation] = {
     "executor_alive": _per_key(lambda view, key, place: view.state.sched.is_executor_alive(key), as_bool),
     "host_has_alive_executors": _per_key(lambda view, key, place: view.state.sched.has_executors_alive_on_host(key), as_bool),
     "executors_alive_on_host_contains": _check_alive_on_host,
+    "executors_alive_on_host": _check_alive_on_host_exactly,
+    # the rack resolver, counted from the creation of the case's task set
+    "rack_resolution_batch_calls": _scalar(lambda view, place: view.state.sched.rack_calls.batch, lambda v, p: as_int(v, p, minimum=0)),
+    "rack_resolution_single_calls": _scalar(lambda view, place: view.state.sched.rack_calls.single, lambda v, p: as_int(v, p, minimum=0)),
+    # the case's top-level expect, for input.parse
+    "parsed": _check_parsed,
 }
 
 
@@ -854,6 +928,8 @@ def _start(case_input: CaseInput, creates_by_submit: bool) -> _State:
     )
     for executor_id, host in case_input.executors:
         sched.add_executor(executor_id, host)
+    # Spark's rack-resolution test resets its counters once the scheduler is built.
+    sched.rack_calls = RackResolutionCalls()
     now = case_input.clock_start_ms
     state = _State(sched=sched, manager=None, now=now)
     if case_input.task_set is not None:
@@ -868,7 +944,8 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     """Replay one ``kind: taskset`` case; return its warnings or raise (module docstring)."""
     reject_unknown_keys(case, _TOP_LEVEL, "")
     case_input = parse_input(required(case, "input", ""))
-    steps = parse_steps(required(case, "steps", ""))
+    # a case that only parses locations may leave out its steps
+    steps = parse_steps(required(case, "steps", "") if "steps" in case or not case_input.parsed else [])
     order_sensitive = as_bool(case.get("order_sensitive", True), "order_sensitive")
     final = as_object(case.get("expect", {}), "expect")
     creates_by_submit = any(step.op == "submit_task_set" and not step.args for step in steps)

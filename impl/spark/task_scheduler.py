@@ -85,6 +85,23 @@ class DagLog:
     finished_task_sets: list[str] = field(default_factory=list)
 
 
+@dataclass
+class RackResolutionCalls:
+    """How often the scheduler asked its rack resolver, counted as Spark's test resolver
+    (``FakeRackUtil``) counts: a call with several hosts is a batch, a call with one host a
+    single call."""
+
+    batch: int = 0
+    single: int = 0
+
+    def record(self, hosts: int) -> None:
+        """Count one call with ``hosts`` hosts."""
+        if hosts > 1:
+            self.batch += 1
+        elif hosts == 1:
+            self.single += 1
+
+
 class ExecutorRegistry:
     """Which executors exist, where, and which are decommissioning; the liveness questions of
     semantics 5.2.
@@ -197,6 +214,10 @@ class TaskSchedulerImpl:
         self.excluded_nodes: set[str] = set()
         self.excluded_executors: set[str] = set()
         self.log = DagLog()
+        #: Calls of ``getRacksForHosts`` / ``getRackForHost`` (the registry's own lookups are
+        #: not counted; Spark keeps that table in ``hostsByRack``).
+        self.rack_calls = RackResolutionCalls()
+        self._test_liveness = test_liveness
         self._next_task_id = 0
         self._finished: set[TaskSetManager] = set()
         #: SPARK-18886: per task set, whether no offer was rejected since its last reset.
@@ -221,8 +242,17 @@ class TaskSchedulerImpl:
         return self.registry.executors_alive_on_host(host)
 
     def rack_for_host(self, host: str) -> str | None:
-        """The rack resolver's answer for ``host``."""
+        """The rack resolver's answer for ``host`` (a query, not counted)."""
         return self.registry.racks.resolve(host)
+
+    def get_racks_for_hosts(self, hosts: Sequence[str]) -> list[str | None]:
+        """``getRacksForHosts``: the racks of ``hosts``, one counted call."""
+        self.rack_calls.record(len(hosts))
+        return [self.registry.racks.resolve(host) for host in hosts]
+
+    def get_rack_for_host(self, host: str) -> str | None:
+        """``getRackForHost``: a counted call with one host."""
+        return self.get_racks_for_hosts([host])[0]
 
     def new_task_id(self) -> int:
         """Task ids count up from 0 across all task sets."""
@@ -271,12 +301,20 @@ class TaskSchedulerImpl:
 
     def add_executor(self, executor_id: str, host: str) -> bool:
         """Register an executor without telling any task set (what an offer does first, and
-        what Spark's test scheduler's ``addExecutor`` does). False if already known."""
+        what Spark's test scheduler's ``addExecutor`` does, resolving the host's rack). False
+        if already known."""
+        if self._test_liveness:
+            self.get_rack_for_host(host)
         return self.registry.add(executor_id, host)
 
     def remove_executor(self, executor_id: str) -> str | None:
-        """Forget an executor without telling any task set; returns its host."""
-        return self.registry.remove(executor_id)
+        """Forget an executor without telling any task set; returns its host. Spark's test
+        scheduler resolves the host's rack on every removal, the real one only when the host
+        has no executor left."""
+        host = self.registry.remove(executor_id)
+        if host is not None and (self._test_liveness or not self.registry.host_executors.get(host)):
+            self.get_rack_for_host(host)
+        return host
 
     def executor_lost(self, executor_id: str, reason: ExecutorLossReason, now: int) -> None:
         """Forget the executor and tell every task set in the pool (``executorLost``)."""
@@ -359,6 +397,7 @@ class TaskSchedulerImpl:
         new_executor = False
         for offer in offers:
             new_executor |= self.registry.add(offer.executor_id, offer.host)
+        self.get_racks_for_hosts(list(dict.fromkeys(o.host for o in offers)))
         kept = [o for o in offers if o.host not in self.excluded_nodes and o.executor_id not in self.excluded_executors]
         used = self._ordered(kept, order)
         cpus = [o.cores for o in used]

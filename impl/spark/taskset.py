@@ -556,7 +556,13 @@ class SchedulerView(Protocol):
         """The live executors on the host, in registration order."""
 
     def rack_for_host(self, host: str) -> str | None:
-        """The host's rack, or ``None`` when racks are not resolved."""
+        """The host's rack, or ``None`` when racks are not resolved (a query)."""
+
+    def get_rack_for_host(self, host: str) -> str | None:
+        """``getRackForHost``: the host's rack, as one call of the rack resolver."""
+
+    def get_racks_for_hosts(self, hosts: Sequence[str]) -> list[str | None]:
+        """``getRacksForHosts``: the racks of several hosts in one call of the resolver."""
 
     def new_task_id(self) -> int:
         """The next task id (0, 1, 2, ... across every task set of the scheduler)."""
@@ -680,10 +686,10 @@ class TaskSetManager:
         hosts in one batch (semantics 5.1, SPARK-13704)."""
         for index in range(self.num_tasks - 1, -1, -1):
             self.add_pending_task(index, resolve_racks=False)
-        for host, indices in self.pending.for_host.items():
-            rack = self.sched.rack_for_host(host)
+        hosts = list(self.pending.for_host)
+        for host, rack in zip(hosts, self.sched.get_racks_for_hosts(hosts)):
             if rack is not None:
-                get_or_else_update(self.pending.for_rack, rack, list).extend(indices)
+                get_or_else_update(self.pending.for_rack, rack, list).extend(self.pending.for_host[host])
 
     def add_pending_task(self, index: int, resolve_racks: bool = True, speculative: bool = False) -> None:
         """Push task ``index`` on every list it belongs to (``addPendingTask``). An HDFS-cached
@@ -700,7 +706,7 @@ class TaskSetManager:
                     _push(pending.for_executor, executor_id, index)
             _push(pending.for_host, loc.host, index)
             if resolve_racks:
-                rack = self.sched.rack_for_host(loc.host)
+                rack = self.sched.get_rack_for_host(loc.host)
                 if rack is not None:
                     _push(pending.for_rack, rack, index)
         if not prefs:
@@ -875,7 +881,7 @@ class TaskSetManager:
             if found is not None:
                 return found, PROCESS_LOCAL
         if cap >= RACK_LOCAL:
-            rack = self.sched.rack_for_host(host)
+            rack = self.sched.get_rack_for_host(host)
             if rack is not None:
                 found = self._take(pending.for_rack.get(rack), host, speculative)
                 if found is not None:
@@ -894,7 +900,7 @@ class TaskSetManager:
         that already have an attempt on ``host``."""
         self.speculatable = {i for i in self.speculatable if not self.successful[i]}
         candidates = [i for i in sorted(self.speculatable) if not self._has_attempt_on_host(i, host)]
-        rack = self.sched.rack_for_host(host)
+        rack = self.sched.get_rack_for_host(host)
         for level in TaskLocality:
             if level > cap:
                 break

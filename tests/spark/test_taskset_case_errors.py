@@ -123,7 +123,6 @@ def test_an_unknown_task_id_is_a_format_error() -> None:
         ("steps.1.conditions", {"host_on_fire": True}, "steps[1].conditions.host_on_fire"),
         ("steps.1.flavour", "x", "steps[1].flavour"),
         ("input.conf", {"spark.dynamicAllocation.enabled": "true"}, 'input.conf["spark.dynamicAllocation.enabled"]'),
-        ("input.scheduling_mode", "FAIR", "input.scheduling_mode"),
         ("input.task_set.weight", 2, "input.task_set.weight"),
     ],
 )
