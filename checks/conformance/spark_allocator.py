@@ -3,13 +3,18 @@
 A case builds one allocator from ``input`` and replays ``steps[]`` of ``{op, args, expect}``.
 Ops: ``update_resource_requests``, ``handle_allocated_containers``, ``request_total_executors``,
 ``kill_executor``, ``process_completed_containers``, ``advance_clock``, ``set_shutdown``,
-``late_launch_callback``, ``check``. Each step's ``expect`` is checked after the op.
+``late_launch_callback`` (``container``, ``executor_id`` or both, naming the same launch),
+``check``. Each step's ``expect`` is checked after the op. ``input.failures_validity_interval_ms``
+is ``spark.executor.failuresValidityInterval`` in ms (it must agree with that conf key when both
+are given).
 
 Expectation keys and what they observe:
 
 * ``num_executors_running``, ``num_executors_starting``, ``num_containers_pending_allocate``,
   ``num_executors_failed``, ``num_unexpected_container_release``, ``target_num_executors``;
 * ``allocated_container_to_host``: the listed containers' hosts (``null`` = not in the map);
+* ``containers_not_allocated``: none of the listed containers has an executor;
+  ``hosts_not_allocated``: none of the listed hosts holds an allocated container;
 * ``allocated_host_to_containers_contains``: each listed container is in its host's set;
   ``allocated_host_to_containers``: the whole map (hosts without containers are absent);
 * ``matching_requests_at``: outstanding requests registered at each location;
