@@ -5,7 +5,7 @@ collections, and several of its answers depend on the order in which it walks th
 list is built first, which exhausted keys are cleaned up, which lost task is queued again
 first). Python's ``dict`` walks in insertion order; Scala 2.13's hash table does not. This
 module reproduces the Scala order exactly, so the model can walk its collections the way Spark
-does (:class:`CollectionOrder` names the choice).
+does (:class:`yarnspec.impl.spark.collection_order.CollectionOrder` names the choice).
 
 How Scala 2.13 orders a mutable hash table (``mutable.HashMap`` and ``mutable.HashSet`` share
 the layout):
@@ -25,15 +25,15 @@ the layout):
 So the order is: by bucket index, then by signed improved hash, then by insertion (only keys
 with equal hashes keep their insertion order).
 
-Scala 2.12's ``mutable.HashMap`` (a different, open-hashing table with a seeded index) is not
-modelled here.
+Scala 2.12's tables (chained ``HashTable`` and open-addressing ``FlatHashTable``, with a seeded
+index) are in :mod:`yarnspec.impl.spark.scala_2_12_hash_table`; the map and set classes here
+take either.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Hashable, Iterator, MutableMapping, MutableSet
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -43,18 +43,6 @@ DEFAULT_INITIAL_CAPACITY = 16
 DEFAULT_LOAD_FACTOR = 0.75
 
 _INT_MASK = 0xFFFFFFFF
-
-
-class CollectionOrder(enum.Enum):
-    """The order in which the model walks Spark's hash maps and sets.
-
-    ``INSERTION`` is the canonical order (Python's ``dict``): easy to read and to reason
-    about, but not what any Spark build does. ``SCALA_2_13`` is the order of Scala 2.13's
-    mutable hash tables, used by Spark 4.x and the ``_2.13`` builds of Spark 3.x.
-    """
-
-    INSERTION = "insertion"
-    SCALA_2_13 = "scala-2.13-hashmap"
 
 
 def _signed(value: int) -> int:
@@ -98,11 +86,31 @@ def table_size_for(capacity: int) -> int:
     return min(highest * 2, 1 << 30)
 
 
-class _HashTable(Generic[K]):
-    """The key layout shared by :class:`ScalaHashMap` and :class:`ScalaHashSet`: each key's
+class KeyTable(Protocol[K]):
+    """How a Scala hash table lays out its keys, as far as the iteration order goes."""
+
+    @property
+    def length(self) -> int:
+        """The number of buckets (or slots)."""
+
+    def before_update(self) -> None:
+        """What the table does before an ``update`` / ``add`` looks for its key."""
+
+    def insert(self, key: K) -> None:
+        """Place a key that is not present yet."""
+
+    def remove(self, key: K) -> None:
+        """Take out a present key."""
+
+    def order(self) -> list[K]:
+        """The keys in iteration order."""
+
+
+class HashTable213(Generic[K]):
+    """Scala 2.13's table (``mutable.HashMap`` and ``mutable.HashSet`` share it): each key's
     improved hash and insertion stamp, the table length, and the iteration order."""
 
-    def __init__(self, initial_capacity: int, load_factor: float) -> None:
+    def __init__(self, initial_capacity: int = DEFAULT_INITIAL_CAPACITY, load_factor: float = DEFAULT_LOAD_FACTOR) -> None:
         self.load_factor = load_factor
         self.length = table_size_for(initial_capacity)
         self.entries: dict[K, tuple[int, int]] = {}
@@ -114,9 +122,10 @@ class _HashTable(Generic[K]):
         """``newThreshold``: the size at which the next insertion grows the table."""
         return int(self.length * self.load_factor)
 
-    def grow_if_full(self) -> None:
+    def before_update(self) -> None:
         """Double the table when one more entry would reach the threshold (checked before
-        every insertion, as Scala's ``put0`` and ``add`` do)."""
+        every ``update`` and ``add``, as Scala's ``put0`` and ``add`` do, and before the
+        insertion of ``getOrElseUpdate``)."""
         if len(self.entries) + 1 >= self.threshold:
             self.length *= 2
             self._order = None
@@ -143,15 +152,16 @@ class _HashTable(Generic[K]):
 
 
 class ScalaHashMap(MutableMapping[K, V]):
-    """A mutable map that iterates in the order of Scala 2.13's ``mutable.HashMap``.
+    """A mutable map that iterates in the order of a Scala ``mutable.HashMap`` (2.13's table
+    unless another :class:`KeyTable` is given).
 
-    ``m[key] = value`` is Scala's ``update`` (it may grow the table even when ``key`` is
-    present); :meth:`get_or_else_update` is ``getOrElseUpdate`` (grows only when absent).
-    Iteration must not overlap a change of the map, as in Scala.
+    ``m[key] = value`` is Scala's ``update`` (2.13 may grow the table even when ``key`` is
+    present); :meth:`get_or_else_update` is ``getOrElseUpdate``. Iteration must not overlap a
+    change of the map, as in Scala.
     """
 
-    def __init__(self, initial_capacity: int = DEFAULT_INITIAL_CAPACITY, load_factor: float = DEFAULT_LOAD_FACTOR) -> None:
-        self._table: _HashTable[K] = _HashTable(initial_capacity, load_factor)
+    def __init__(self, table: KeyTable[K] | None = None) -> None:
+        self._table: KeyTable[K] = table if table is not None else HashTable213()
         self._values: dict[K, V] = {}
 
     @property
@@ -163,7 +173,7 @@ class ScalaHashMap(MutableMapping[K, V]):
         return self._values[key]
 
     def __setitem__(self, key: K, value: V) -> None:
-        self._table.grow_if_full()
+        self._table.before_update()
         if key not in self._values:
             self._table.insert(key)
         self._values[key] = value
@@ -173,7 +183,7 @@ class ScalaHashMap(MutableMapping[K, V]):
         if key in self._values:
             return self._values[key]
         value = default()
-        self._table.grow_if_full()
+        self._table.before_update()
         self._table.insert(key)
         self._values[key] = value
         return value
@@ -193,11 +203,13 @@ class ScalaHashMap(MutableMapping[K, V]):
 
 
 class ScalaHashSet(MutableSet[K]):
-    """A mutable set that iterates in the order of Scala 2.13's ``mutable.HashSet``
-    (``add`` may grow the table even when the element is present, as Scala's does)."""
+    """A mutable set that iterates in the order of a Scala ``mutable.HashSet`` (2.13's table
+    unless another :class:`KeyTable` is given; 2.13's ``add`` may grow the table even when the
+    element is present)."""
 
-    def __init__(self, initial_capacity: int = DEFAULT_INITIAL_CAPACITY, load_factor: float = DEFAULT_LOAD_FACTOR) -> None:
-        self._table: _HashTable[K] = _HashTable(initial_capacity, load_factor)
+    def __init__(self, table: KeyTable[K] | None = None) -> None:
+        self._table: KeyTable[K] = table if table is not None else HashTable213()
+        self._items: set[K] = set()
 
     @property
     def table_length(self) -> int:
@@ -206,23 +218,25 @@ class ScalaHashSet(MutableSet[K]):
 
     def add(self, value: K) -> None:
         """Scala's ``add``."""
-        self._table.grow_if_full()
-        if value not in self._table.entries:
+        self._table.before_update()
+        if value not in self._items:
             self._table.insert(value)
+            self._items.add(value)
 
     def discard(self, value: K) -> None:
         """Scala's ``remove`` (absent elements are ignored)."""
-        if value in self._table.entries:
+        if value in self._items:
+            self._items.discard(value)
             self._table.remove(value)
 
     def __contains__(self, value: object) -> bool:
-        return value in self._table.entries
+        return value in self._items
 
     def __iter__(self) -> Iterator[K]:
         return iter(list(self._table.order()))
 
     def __len__(self) -> int:
-        return len(self._table.entries)
+        return len(self._items)
 
     def __repr__(self) -> str:
         return f"ScalaHashSet({list(self)!r})"
@@ -250,26 +264,3 @@ class InsertionSet(MutableSet[K]):
 
     def __len__(self) -> int:
         return len(self._items)
-
-
-def new_map(order: CollectionOrder) -> MutableMapping[K, V]:
-    """An empty map for a Scala ``new HashMap`` walked in ``order``."""
-    if order is CollectionOrder.SCALA_2_13:
-        return ScalaHashMap()
-    return {}
-
-
-def new_set(order: CollectionOrder) -> MutableSet[K]:
-    """An empty set for a Scala ``new HashSet`` walked in ``order``."""
-    if order is CollectionOrder.SCALA_2_13:
-        return ScalaHashSet()
-    return InsertionSet()
-
-
-def get_or_else_update(mapping: MutableMapping[K, V], key: K, default: Callable[[], V]) -> V:
-    """Scala's ``getOrElseUpdate`` on either kind of map."""
-    if isinstance(mapping, ScalaHashMap):
-        return mapping.get_or_else_update(key, default)
-    if key not in mapping:
-        mapping[key] = default()
-    return mapping[key]

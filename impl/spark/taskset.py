@@ -28,7 +28,8 @@ from typing import Protocol
 
 from yarnspec.impl.errors import InputError
 
-from .scala_hash_map import CollectionOrder, get_or_else_update, new_map, new_set
+from .collection_order import CollectionOrder, get_or_else_update, new_map, new_set
+from .percentile_heap import PercentileHeap34
 from .locality import ExecutorCacheTaskLocation, HDFSCacheTaskLocation, TaskLocality, TaskLocation, parse_task_location
 
 PROCESS_LOCAL = TaskLocality.PROCESS_LOCAL
@@ -169,14 +170,20 @@ class SpeculationMedian(enum.Enum):
     #: Before 2.2 (SPARK-16929): ``d[min(round(0.5 * n), n - 1)]`` with Java's half-up
     #: rounding, over a sorted copy of every successful attempt's duration.
     SORTED_ROUNDED_HALF = "sorted-rounded-half"
-    #: 2.2 to 3.4 (``MedianHeap``, renamed ``PercentileHeap`` by SPARK-41530 in 3.4): the mean
-    #: of the two middle values when ``n`` is even, else the middle one.
+    #: 2.2 to 3.3 (``MedianHeap``, SPARK-16929): the mean of the two middle values when ``n`` is
+    #: even, else the middle one.
     AVERAGE_OF_MIDDLE = "average-of-middle"
+    #: 3.4 (``PercentileHeap``, SPARK-41530): the same up to 50 durations; from 51 on, odd
+    #: counts also average two values (:mod:`yarnspec.impl.spark.percentile_heap`). Depends on
+    #: the order the durations came in.
+    PERCENTILE_HEAP_3_4 = "percentile-heap-3.4"
     #: 3.5 and later (SPARK-42528 removed the averaging): ``d[n // 2]``, the upper middle.
     UPPER_MIDDLE = "upper-middle"
 
     def of(self, durations: Sequence[int]) -> float:
-        """The median this rule gives for ``durations`` (not empty)."""
+        """The median this rule gives for ``durations`` (not empty, in the order they came)."""
+        if self is SpeculationMedian.PERCENTILE_HEAP_3_4:
+            return PercentileHeap34.of(durations)
         ordered = sorted(durations)
         n = len(ordered)
         if self is SpeculationMedian.UPPER_MIDDLE:
@@ -226,22 +233,23 @@ class DispatchVariant:
 
 
 _SPARK_3_4 = DispatchVariant(
-    speculation_median=SpeculationMedian.AVERAGE_OF_MIDDLE,
+    speculation_median=SpeculationMedian.PERCENTILE_HEAP_3_4,
     default_speculation_multiplier=1.5,
     default_speculation_quantile=0.75,
-    collection_order=CollectionOrder.SCALA_2_13,
+    collection_order=CollectionOrder.SCALA_2_12,
 )
-_SPARK_3_1 = replace(_SPARK_3_4, launching_loss_not_counted=False, collection_order=CollectionOrder.INSERTION)
+_SPARK_3_1 = replace(_SPARK_3_4, launching_loss_not_counted=False, speculation_median=SpeculationMedian.AVERAGE_OF_MIDDLE)
 _SPARK_3_0 = replace(
     _SPARK_3_1, legacy_reset_on_task_launch=True, jump_to_new_best_level=False, decommission_aware_liveness=False
 )
-_SPARK_2_2 = replace(_SPARK_3_0, per_locality_speculation=False)
+_SPARK_2_2 = replace(_SPARK_3_0, per_locality_speculation=False, collection_order=CollectionOrder.INSERTION)
 _SPARK_2_0 = replace(_SPARK_2_2, speculation_median=SpeculationMedian.SORTED_ROUNDED_HALF)
 
 #: Named variants for real Spark releases (semantics 8); ``docs/spark-dispatch.md`` has the
-#: table. Spark 4.0 and the ``_2.13`` builds of 3.4 and 3.5 walk their hash maps in Scala
-#: 2.13's order; older releases (Scala 2.11 / 2.12 builds) are modelled in insertion order,
-#: which is not their real order.
+#: table. Spark 4.0 walks its hash maps in Scala 2.13's order, the 3.x variants in Scala
+#: 2.12's (their default builds; a ``_2.13`` build of 3.2-3.5 is the same variant with
+#: ``collection_order=CollectionOrder.SCALA_2_13``); 2.x and 1.x (Scala 2.10 / 2.11 / 2.12
+#: builds) are walked in insertion order, which is not their real order.
 VARIANTS: dict[str, DispatchVariant] = {
     "spark-4.0": DispatchVariant(collection_order=CollectionOrder.SCALA_2_13),
     "spark-3.5": replace(_SPARK_3_4, speculation_median=SpeculationMedian.UPPER_MIDDLE),

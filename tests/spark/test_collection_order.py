@@ -11,7 +11,7 @@ import pytest
 
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.scala_hash_map import CollectionOrder
+from yarnspec.impl.spark.collection_order import CollectionOrder
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
 from yarnspec.impl.spark.taskset import (
     VARIANTS,
@@ -24,6 +24,9 @@ from yarnspec.impl.spark.taskset import (
 PROCESS, NODE, NO_PREF, RACK, ANY = list(TaskLocality)
 SCALA = VARIANTS["spark-4.0"]
 INSERTION = replace(SCALA, collection_order=CollectionOrder.INSERTION)
+#: Spark 4.0's rules walked as a Scala 2.12 build walks (the orders below were printed by
+#: scala-library 2.12.18's HashMap and HashSet for the same keys).
+SCALA_2_12 = replace(SCALA, collection_order=CollectionOrder.SCALA_2_12)
 
 
 def _sched(variant: object, wait: str, **racks: str) -> TaskSchedulerImpl:
@@ -36,7 +39,7 @@ def test_spark_4_0_walks_scala_2_13_order_and_insertion_stays_canonical() -> Non
     assert DispatchConf().variant.collection_order is CollectionOrder.INSERTION
 
 
-@pytest.mark.parametrize(("variant", "expected"), [(SCALA, (1, RACK)), (INSERTION, (0, RACK))])
+@pytest.mark.parametrize(("variant", "expected"), [(SCALA, (1, RACK)), (SCALA_2_12, (1, RACK)), (INSERTION, (0, RACK))])
 def test_rack_lists_follow_the_host_map_order(variant: object, expected: tuple[int, TaskLocality]) -> None:
     # Tasks prefer host1 and host2, every host on one rack, no wait; one executor on host3.
     # addPendingTasks builds the rack list by walking forHost: Scala walks host1 then host2,
@@ -50,7 +53,7 @@ def test_rack_lists_follow_the_host_map_order(variant: object, expected: tuple[i
 
 @pytest.mark.parametrize(
     ("variant", "levels", "launched"),
-    [(SCALA, (ANY,), [(1, ANY)]), (INSERTION, (NODE, ANY), [])],
+    [(SCALA, (ANY,), [(1, ANY)]), (SCALA_2_12, (ANY,), [(1, ANY)]), (INSERTION, (NODE, ANY), [])],
 )
 def test_exhausted_host_keys_are_cleaned_in_map_order(
     variant: object, levels: tuple[TaskLocality, ...], launched: list[tuple[int, TaskLocality]]
@@ -68,7 +71,10 @@ def test_exhausted_host_keys_are_cleaned_in_map_order(
     assert [(t.index, t.locality) for t in second] == launched
 
 
-@pytest.mark.parametrize(("variant", "first_again"), [(SCALA, [1, 0]), (INSERTION, [5, 4])])
+_LOST_ORDER = {id(SCALA): [16, 17, 18, 19, 14, 15], id(SCALA_2_12): [17, 14, 16, 19, 18, 15], id(INSERTION): list(range(14, 20))}
+
+
+@pytest.mark.parametrize(("variant", "first_again"), [(SCALA, [1, 0]), (SCALA_2_12, [1, 4]), (INSERTION, [5, 4])])
 def test_executor_lost_requeues_in_task_info_order(variant: object, first_again: list[int]) -> None:
     # A first set uses task ids 0..13; the second set's six tasks get ids 14..19 on e1. In a
     # 16-bucket Scala map those ids walk 16, 17, 18, 19, 14, 15, so executorLost fails (and
@@ -82,19 +88,18 @@ def test_executor_lost_requeues_in_task_info_order(variant: object, first_again:
     ids = [t.task_id for t in sched.resource_offers([WorkerOffer("e1", "h1", 6)], 0).launched]
     assert ids == list(range(14, 20))
     sched.executor_lost("e1", ExecutorLossReason(ExecutorLoss.KILLED), 1)
-    assert [end.task_id for end in sched.log.ended[-6:]] == (
-        [16, 17, 18, 19, 14, 15] if variant is SCALA else list(range(14, 20))
-    )
+    assert [end.task_id for end in sched.log.ended[-6:]] == _LOST_ORDER[id(variant)]
     again = sched.resource_offers([WorkerOffer("e2", "h2", 2)], 1).launched
     assert [t.index for t in again] == first_again
     assert second.copies_running == [1 if i in first_again else 0 for i in range(6)]
 
 
-def test_speculation_marks_running_tasks_in_running_set_order() -> None:
-    # checkSpeculatableTasks walks runningTasksSet (a HashSet[Long]); with ids 14..19 in 16
-    # buckets it marks indices 2, 3, 4, 5, 0, 1 in that order.
+@pytest.mark.parametrize(("variant", "marked"), [(SCALA, [2, 3, 4, 5, 0, 1]), (SCALA_2_12, [1, 5, 2, 3, 4, 0]), (INSERTION, [0, 1, 2, 3, 4, 5])])
+def test_speculation_marks_running_tasks_in_running_set_order(variant: object, marked: list[int]) -> None:
+    # checkSpeculatableTasks walks runningTasksSet (a HashSet[Long]) holding ids 14..19; 2.13
+    # walks 16, 17, 18, 19, 14, 15 (16 buckets), 2.12's flat table 15, 19, 16, 17, 18, 14.
     conf = DispatchConf.from_spark_conf(
-        {"spark.speculation": "true", "spark.speculation.quantile": "0.01", "spark.locality.wait": "0"}, SCALA
+        {"spark.speculation": "true", "spark.speculation.quantile": "0.01", "spark.locality.wait": "0"}, variant  # type: ignore[arg-type]
     )
     sched = TaskSchedulerImpl(conf, shuffle_offers=False)
     sched.submit_tasks(TaskSet.of(*[[]] * 14, stage_id=0), 0)
@@ -104,4 +109,4 @@ def test_speculation_marks_running_tasks_in_running_set_order() -> None:
     launched = sched.resource_offers([WorkerOffer("e1", "h1", 7)], 0).launched
     sched.task_succeeded(launched[-1].task_id, 10)  # id 20, index 6: one success, 10 ms
     assert second.check_speculatable_tasks(None, 1000)
-    assert [index for _, index in sched.log.speculative] == [2, 3, 4, 5, 0, 1]
+    assert [index for _, index in sched.log.speculative] == marked

@@ -7,15 +7,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from yarnspec.impl.spark.collection_order import CollectionOrder, get_or_else_update, new_map, new_set
 from yarnspec.impl.spark.scala_hash_map import (
-    CollectionOrder,
     InsertionSet,
     ScalaHashMap,
     ScalaHashSet,
-    get_or_else_update,
     java_string_hash,
-    new_map,
-    new_set,
     scala_hash,
     table_size_for,
 )
