@@ -29,8 +29,8 @@ from typing import Protocol
 from yarnspec.impl.errors import InputError
 
 from .collection_order import CollectionOrder, get_or_else_update, new_map, new_set
-from .percentile_heap import PercentileHeap34
 from .locality import ExecutorCacheTaskLocation, HDFSCacheTaskLocation, TaskLocality, TaskLocation, parse_task_location
+from .percentile_heap import PercentileHeap34
 
 PROCESS_LOCAL = TaskLocality.PROCESS_LOCAL
 NODE_LOCAL = TaskLocality.NODE_LOCAL
