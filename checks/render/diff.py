@@ -132,19 +132,38 @@ def _labels(value: JSONValue) -> bool:
 
 def diff(old: JSONValue, new: JSONValue) -> list[Change]:
     """The changes from state ``old`` to state ``new``, in the new state's order (removed
-    entities where they stood in the old one)."""
+    entities where they stood in the old one). An id-keyed member that only changed its id
+    (the scheduler model renumbers containers by rank after one goes) is shown as
+    ``container c8: now c6`` rather than as a change of every field."""
     before, after = entities(old), entities(new)
+    renamed = _renumbered(before, after)
+    moved_from = {target: source for source, target in renamed.items()}
     changes: list[Change] = []
     for key, value in after.items():
         group, name = key
-        if key not in before:
+        if key in moved_from:
+            changes.append(Change("~", group, moved_from[key][1], f"now {name.split(' ', 1)[1]}"))
+        elif key not in before or key in renamed:
             changes.append(Change("+", group, name, describe(value)))
         elif before[key] != value:
             changes.append(Change("~", group, name, ", ".join(field_changes(before[key], value))))
     for key, value in before.items():
-        if key not in after:
+        if (key not in after or key in moved_from) and key not in renamed:
             changes.append(Change("-", key[0], key[1], describe(value)))
     return changes
+
+
+def _renumbered(before: dict[tuple[str, str], JSONValue], after: dict[tuple[str, str], JSONValue]) -> dict[tuple[str, str], tuple[str, str]]:
+    """Old key -> new key for id-keyed members (``ID_PREFIX`` groups) whose fields are the same
+    under another id, among those not unchanged under their own id."""
+    unmatched_old = [k for k in before if k[0] in ID_PREFIX and after.get(k) != before[k]]
+    unmatched_new = [k for k in after if k[0] in ID_PREFIX and before.get(k) != after[k]]
+    renamed: dict[tuple[str, str], tuple[str, str]] = {}
+    for target in unmatched_new:
+        source = next((k for k in unmatched_old if k[0] == target[0] and k != target and k not in renamed and before[k] == after[target]), None)
+        if source is not None:
+            renamed[source] = target
+    return renamed
 
 
 def listing(state: JSONValue) -> list[str]:

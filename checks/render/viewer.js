@@ -8,7 +8,7 @@
   const lasso = loopStart !== null && loopStart < last;
   const cluster = data.cluster;
   const SVG = "http://www.w3.org/2000/svg";
-  const BAR = 520;        // pixels of the widest node bar
+  const BAR = 440;        // pixels of the widest node bar
   const ROW = 34;         // pixels per node row
   const LIVE = { ALLOCATED: 1, RUNNING: 1 };
 
@@ -84,8 +84,8 @@
       legend.append(key);
     }
     legend.append(el("span", {}, "dashed, hatched: reserved \u00b7 red cross: marked for preemption \u00b7 grey: free"));
-    clusterSvg = svgEl("svg", { id: "cluster", width: BAR + 380, height: 10 });
-    queueSvg = svgEl("svg", { id: "queues", width: BAR + 380, height: 10 });
+    clusterSvg = svgEl("svg", { id: "cluster", width: BAR + 460, height: 10 });
+    queueSvg = svgEl("svg", { id: "queues", width: BAR + 460, height: 10 });
     main.append(legend, clusterSvg, el("h2", {}, "Queues (memory used; | guaranteed, dashed | maximum)"), queueSvg);
   } else {
     main.append(el("p", { id: "no-cluster" }, `The model ${data.model} has no cluster to draw: its states are shown as they are.`));
