@@ -76,7 +76,7 @@ def entities(state: JSONValue) -> dict[tuple[str, str], JSONValue]:
         if isinstance(value, Mapping) and (key in SINGULAR or all(isinstance(v, Mapping) for v in value.values())):
             for member, fields in value.items():
                 found[(key, f"{singular} {member}")] = fields
-        elif isinstance(value, list) and all(isinstance(v, Mapping) and "id" in v for v in value):
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "id" in v for v in value):
             for item in value:
                 fields = {k: v for k, v in item.items() if k != "id"}
                 found[(key, f"{singular} {ID_PREFIX.get(key, '')}{item['id']}")] = fields
