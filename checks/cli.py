@@ -1,7 +1,8 @@
 """The ``yarnspec`` command: one sub-command per job.
 
 Every user error (bad arguments, bad files) ends in one line on stderr naming the file, the
-place and the fault, and a non-zero exit; never a traceback.
+place and the fault, and a non-zero exit; never a traceback. With ``--json`` that line is a
+JSON document too: ``{"error": {"source": ..., "place": ..., "fault": ..., "message": ...}}``.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 from yarnspec.impl.errors import InputError
 
 from . import check as check_command
-from . import config_command, explore_command, prove_command, replay_command
+from . import config_command, explore_command, prove_command, replay_command, show_command
 from .conformance import runner
 
 EXIT_OK = 0
@@ -26,8 +28,33 @@ EXIT_USAGE = 2
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (no usage dump) and exit 2."""
 
+    #: errors as JSON (the command line asks for ``--json``): :class:`_JSONParser`
+    json_errors = False
+
     def error(self, message: str) -> None:  # type: ignore[override]
+        if self.json_errors:
+            self.exit(EXIT_USAGE, _json_error(self.prog, "", message) + "\n")
         self.exit(EXIT_USAGE, f"yarnspec: error: {self.prog}: {message}\n")
+
+
+class _JSONParser(_Parser):
+    """The parser of a command line with ``--json``: a usage error is a JSON document."""
+
+    json_errors = True
+
+
+def _json_error(source: str, place: str, fault: str) -> str:
+    """An error as the one-line JSON document ``--json`` prints on stderr."""
+    message = ": ".join(part for part in (source, place, fault) if part)
+    return json.dumps({"error": {"source": source, "place": place, "fault": fault, "message": message}})
+
+
+def version() -> str:
+    """The installed distribution's version."""
+    try:
+        return metadata.version("yarnspec")
+    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        return "unknown"
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
@@ -48,10 +75,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return check_command.run(args)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
-    parser = _Parser(prog="yarnspec", description="Model-checked specification of YARN scheduling.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command (``json_errors``: usage errors as JSON)."""
+    kind = _JSONParser if json_errors else _Parser
+    parser = kind(prog="yarnspec", description="Model-checked specification of YARN scheduling.")
+    parser.add_argument("--version", action="version", version=f"yarnspec {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=kind)
 
     conform = sub.add_parser("conform", help="replay Hadoop's and Spark's own test cases kept as data")
     conform.add_argument("paths", nargs="+", metavar="PATH", help="case files or folders of them")
@@ -73,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay_command.add_arguments(replay)
     replay.set_defaults(func=replay_command.run)
 
+    show = sub.add_parser("show", help="print a saved trace step by step with what changed; draw it (--html, --dot, --itf)")
+    show_command.add_arguments(show)
+    show.set_defaults(func=show_command.run)
+
     prove = sub.add_parser("prove", help="run the z3 proofs of the arithmetic cores (or --list them)")
     prove_command.add_arguments(prove)
     prove.set_defaults(func=prove_command.run)
@@ -85,11 +118,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``yarnspec`` console script; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    json_errors = "--json" in words
+    args = build_parser(json_errors).parse_args(words)
     try:
         status: int = args.func(args)
     except InputError as exc:
-        print(f"yarnspec: error: {exc}", file=sys.stderr)
+        if json_errors:
+            print(_json_error(exc.source, exc.place, exc.fault), file=sys.stderr)
+        else:
+            print(f"yarnspec: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("yarnspec: interrupted", file=sys.stderr)

@@ -9,7 +9,9 @@ the ones given, prints the explorer's report and judges the verdict against the 
 ``--simulate [--seed S] [--walks W] [--steps N]`` runs seeded random walks instead.
 ``--json`` prints one JSON document (:meth:`ScenarioOutcome.to_json`); ``--trace-out FILE``
 writes the counterexample as a replayable trace (``yarnspec replay FILE``); ``--emit-test
-FILE`` writes a pytest file that replays it.
+FILE`` writes a pytest file that replays it and checks the fixed variant
+(:mod:`yarnspec.checks.explore.emit`); ``--full``, ``--html``, ``--dot`` and ``--itf`` print
+and write pictures of it (:mod:`yarnspec.checks.render`, docs/traces.md).
 
 Exit status: 0 when the verdict agrees with the expected one, 1 when it does not, 2 for bad
 arguments (one line naming the argument, via :class:`InputError`).
@@ -22,9 +24,11 @@ import json
 import sys
 
 from yarnspec.impl.errors import InputError
-from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, Scenario, find_scenario
+from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant, find_scenario
 
-from .explore import ExploreResult, emit_test
+from .explore import ExploreResult, FixedVariant, emit_test
+from .explore.result import HOLDS
+from .render import files as render_files
 from .scenario_suite import ScenarioOutcome, explore_variant, simulate_variant
 
 SOURCE = "explore"
@@ -48,7 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--steps", metavar="N", help=f"steps per walk (default {DEFAULT_STEPS})")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--trace-out", metavar="FILE", help="write the counterexample as a replayable JSON trace")
-    parser.add_argument("--emit-test", metavar="FILE", help="write a pytest file that replays the counterexample")
+    parser.add_argument("--emit-test", metavar="FILE", help="write a pytest file that replays the counterexample and checks the fixed variant")
+    parser.add_argument("--fixed-variant", metavar="V", help="the fixed variant --emit-test checks (default: see docs/traces.md)")
+    render_files.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,17 +81,20 @@ def run(args: argparse.Namespace) -> int:
         _refuse(args, ("seed", "walks", "steps"), "applies only with --simulate")
         outcome = explore_variant(scenario, variant, _bounds(scenario, args), show_progress=None)
     _write_outputs(outcome, args)
+    for line in render_files.write_pictures(args, outcome.trace, scenario.model(variant), SOURCE):
+        print(f"explore: {line}", file=sys.stderr)
     if args.json:
         print(json.dumps(outcome.to_json(), indent=1))
     else:
-        print(format_outcome(outcome))
+        print(format_outcome(outcome, args.full))
     return 0 if outcome.agree else 1
 
 
 def _refuse_with_list(args: argparse.Namespace) -> None:
     _refuse(
         args,
-        ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test"),
+        ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test",
+         "fixed_variant", "full", "html", "dot", "dot_limit", "itf"),
         "does not apply to --list",
     )
 
@@ -135,7 +144,11 @@ def _write_outputs(outcome: ScenarioOutcome, args: argparse.Namespace) -> None:
             if option == "--trace-out":
                 trace.save(path)
             else:
-                emit_test(trace, path, MODEL_FACTORY)
+                fixed = fixed_variant(outcome.scenario, outcome.variant, args.fixed_variant)
+                emit_test(trace, path, MODEL_FACTORY, fixed)
+                if fixed is None:
+                    print(f"explore: no variant of {outcome.scenario.name} is expected to hold {outcome.property}: "
+                          "the test only replays the counterexample", file=sys.stderr)
         except OSError as exc:
             raise InputError(path, option, f"cannot write: {exc.strerror}") from None
         what = "trace" if option == "--trace-out" else "regression test"
@@ -161,7 +174,30 @@ def format_list(scenarios: list[Scenario]) -> str:
     return "\n".join(lines).rstrip()
 
 
-def format_outcome(outcome: ScenarioOutcome) -> str:
+def fixed_variant(scenario: Scenario, buggy: ScenarioVariant, chosen: str | None) -> FixedVariant | None:
+    """The variant an emitted test checks the property under: ``chosen`` (``--fixed-variant``),
+    else the variant that adds a fix to the buggy one's name (``yarn-8127+yarn-10259`` for
+    ``yarn-8127``), else the first variant expected to hold the same property; ``None`` when
+    no variant is expected to hold it. It is explored within the scenario's fast bounds."""
+    if chosen is not None:
+        variant = scenario.variant(chosen, SOURCE, "--fixed-variant")
+        if variant.property != buggy.property:
+            raise InputError(SOURCE, "--fixed-variant", f"{chosen} checks {variant.property}, the counterexample is of {buggy.property}")
+    else:
+        holding = [v for v in scenario.variants if v.property == buggy.property and v.expected == HOLDS and v is not buggy]
+        extending = [v for v in holding if v.name.startswith(buggy.name + "+")]
+        if not (extending or holding):
+            return None
+        variant = (extending or holding)[0]
+    model = scenario.model(variant)
+    bounds = scenario.fast
+    return FixedVariant(
+        {"world": scenario.title(variant)}, model.variant, bounds.max_depth, bounds.max_states, bounds.symmetry,
+        f"variant {variant.name}: {variant.evidence}",
+    )
+
+
+def format_outcome(outcome: ScenarioOutcome, full: bool = False) -> str:
     """The run as text: the scenario, the engine's report (or the simulation's figures and
     trace), and the judgement."""
     scenario, variant = outcome.scenario, outcome.variant
@@ -171,20 +207,20 @@ def format_outcome(outcome: ScenarioOutcome) -> str:
         f"  property {outcome.property}, expected {outcome.expected}",
     ]
     lines += [f"  note: {note}" for note in outcome.notes if not isinstance(outcome.result, ExploreResult)]
-    lines.append(_report(outcome))
+    lines.append(_report(outcome, full))
     lines.append(outcome.judgement())
     return "\n".join(lines)
 
 
-def _report(outcome: ScenarioOutcome) -> str:
+def _report(outcome: ScenarioOutcome, full: bool) -> str:
     result = outcome.result
     if isinstance(result, ExploreResult):
-        return result.report()
+        return result.report(full)
     lines = [
         f"{result.model} ({result.variant}) {json.dumps(dict(result.parameters))}: {result.verdict.text}",
         f"  {result.steps:,} steps, {result.distinct_states:,} distinct states, {result.seconds:.2f} s",
     ]
     if result.violation is not None:
-        lines.append(result.violation.format())
+        lines.append(result.violation.format(full))
     return "\n".join(lines)
 

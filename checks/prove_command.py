@@ -208,7 +208,12 @@ def run(args: argparse.Namespace) -> int:
     opts = options(args)
     specs = select(opts.names, opts.findings, opts.variant)
     if args.list:
-        for spec in specs if opts.names or opts.findings else all_proofs():
+        listed = specs if opts.names or opts.findings else all_proofs()
+        if opts.json:
+            proofs = [{"name": s.name, "default_bound": str(s.default_bound), "finding": s.finding, "statement": s.statement} for s in listed]
+            print(json.dumps({"proofs": proofs}, indent=2))
+            return 0
+        for spec in listed:
             tag = " (finding: false for the real code as stated)" if spec.finding else ""
             print(f"{spec.name}  [default bound {spec.default_bound}]{tag}\n    {spec.statement}")
         return 0

@@ -13,7 +13,7 @@ import pytest
 from yarnspec.checks.cli import main
 from yarnspec.spec.scenarios import SCENARIOS
 
-from .conftest import CONFORMANCE_DIR
+from .conftest import CONFORMANCE_DIR, PROJECT_ROOT
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -103,3 +103,22 @@ def test_a_property_row_counts_violated_as_failed_and_unchecked_as_unsupported()
     assert (row.total, row.passed, row.failed, row.unsupported) == (3, 1, 1, 1)
     assert "broken violated: scenario_at(0, 3)" in row.note
     assert "vacuous never checked" in row.note
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("conform", "docs/examples/cases"),
+        ("config", "docs/examples/capacity-scheduler.xml", "docs/examples/yarn-site.xml"),
+        ("explore", "--list"),
+        ("replay", "docs/examples/traces/async-double-commit-pre-8127.json"),
+        ("show", "docs/examples/traces/async-double-commit-pre-8127.json"),
+        ("prove", "--list"),
+    ],
+)
+def test_every_json_output_is_one_document(args: tuple[str, ...]) -> None:
+    result = _run(*(str(PROJECT_ROOT / a) if a.startswith("docs/") else a for a in args), "--json")
+    assert result.returncode in (0, 1), result.stderr  # the example cases include failing ones
+    decoder = json.JSONDecoder()
+    document, end = decoder.raw_decode(result.stdout)
+    assert isinstance(document, dict) and result.stdout[end:].strip() == ""

@@ -1,6 +1,9 @@
 """The docs show real output: every ```console block in ``docs/*.md`` that starts with
 ``$ yarnspec ...`` is re-run here (from the project root) and must print what the page shows,
-with decimal numbers (timings) masked. A non-zero exit is shown as a last line ``[exit N]``.
+compared by structure rather than timings: decimal numbers (seconds, memory) and rates are
+masked, and runs of spaces or of a table's dashes count as one, since a timing of another
+width moves a table's columns on a loaded machine. Counts (states, steps) stay exact. A
+non-zero exit is shown as a last line ``[exit N]``.
 
 After a deliberate change of output, refresh the pages with
 ``.venv/bin/python tests/test_guide.py --update``.
@@ -24,6 +27,9 @@ BLOCK = re.compile(r"```console\n\$ (yarnspec [^\n]*)\n(.*?)```", re.S)
 DECIMAL = re.compile(r"\d+\.\d+")
 #: figures that change from run to run although they are whole numbers
 RATE = re.compile(r"[\d,]+ states/s")
+#: a table's padding and rules, which follow the widest (timing) cell
+PADDING = re.compile(r"[ \t]+")
+RULE = re.compile(r"-{2,}")
 
 
 def render(command: str) -> str:
@@ -49,7 +55,8 @@ def render(command: str) -> str:
 
 
 def _mask(text: str) -> str:
-    return DECIMAL.sub("N.N", RATE.sub("N states/s", text)).rstrip()
+    masked = DECIMAL.sub("N.N", RATE.sub("N states/s", text))
+    return "\n".join(PADDING.sub(" ", RULE.sub("--", line)).rstrip() for line in masked.rstrip().splitlines())
 
 
 def _pages() -> list[Path]:

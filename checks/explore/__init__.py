@@ -4,18 +4,20 @@
   deadlock, shortest counterexamples and statistics; progress properties under weak fairness
   as lassos (``liveness``).
 * :func:`simulate` (``simulate``): seeded random walks.
-* :class:`Trace`, :func:`replay`, :func:`emit_test` (``trace``): the JSON trace format,
-  step-by-step replay and pytest files that replay a trace.
+* :class:`Trace`, :func:`replay` (``trace``): the JSON trace format and step-by-step replay;
+  :func:`emit_test` (``emit``): pytest files that replay a trace and guard its fix.
 * ``toy``: the allocate/release toy model; ``table``: models given as explicit tables.
 """
 
 from .bfs import explore
 from .result import ExploreResult, PropertyResult, Stats, Verdict
 from .simulate import SimulationResult, simulate
-from .trace import ReplayError, Trace, emit_test, replay
+from .emit import FixedVariant, emit_test
+from .trace import ReplayError, Trace, replay
 
 __all__ = [
     "ExploreResult",
+    "FixedVariant",
     "PropertyResult",
     "ReplayError",
     "SimulationResult",

@@ -144,14 +144,15 @@ class ExploreResult:
             "notes": list(self.notes),
         }
 
-    def report(self) -> str:
-        """A readable report: verdict, statistics, notes, property verdicts, counterexamples."""
+    def report(self, full: bool = False) -> str:
+        """A readable report: verdict, statistics, notes, property verdicts, counterexamples
+        (with ``full``, every step's whole state)."""
         identity = f"{self.model} ({self.variant or 'no variant'}) {json.dumps(dict(self.parameters))}"
         lines = [f"{identity}: {self.verdict.text}"]
         lines.append(f"  {self.stats.line()}")
         lines += [f"  note: {note}" for note in self.notes]
         lines += [f"  {result.description}: {result.verdict.text}" for result in self.properties]
         if self.violation is not None:
-            lines.append(self.violation.format())
-        lines += [result.counterexample.format() for result in self.properties if result.counterexample is not None]
+            lines.append(self.violation.format(full))
+        lines += [result.counterexample.format(full) for result in self.properties if result.counterexample is not None]
         return "\n".join(lines)

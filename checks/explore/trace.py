@@ -1,4 +1,4 @@
-"""Counterexample traces: a JSON format, replay on a model, and pytest files that replay them.
+"""Counterexample traces: a JSON format and replay on a model (pytest files that replay them: :mod:`.emit`).
 
 A trace names the model (name, parameters, variant), the violated property (its kind:
 ``invariant``, ``deadlock`` or ``progress``; its name; a message) and the steps: the first is an
@@ -18,8 +18,6 @@ there for ever. Example, as written by :meth:`Trace.to_json`::
 from __future__ import annotations
 
 import json
-import pprint
-import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,21 +131,12 @@ class Trace:
             raise InputError(source, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
         return Trace.from_json(data, source)
 
-    def format(self) -> str:
-        """The trace for a terminal: one line per step."""
-        head = f"counterexample: {self.kind} {self.property} violated: {self.message}"
-        lines = [head]
-        width = max(len(step.action or "(initial)") for step in self.steps)
-        for index, step in enumerate(self.steps):
-            mark = " <- loop starts" if index == self.loop_start and index < len(self.steps) - 1 else ""
-            label = step.action or "(initial)"
-            lines.append(f"  {index:>3}  {label:<{width}}  {json.dumps(step.state, separators=(',', ':'))}{mark}")
-        if self.loop_start is not None:
-            if self.loop_start == len(self.steps) - 1:
-                lines.append(f"  then stutters for ever at step {self.loop_start}")
-            else:
-                lines.append(f"  then back to step {self.loop_start}, for ever")
-        return "\n".join(lines)
+    def format(self, full: bool = False) -> str:
+        """The trace for a terminal: per step the action and what changed, with ``full`` the
+        whole state too (:func:`yarnspec.checks.render.text.format_trace`)."""
+        from yarnspec.checks.render.text import format_trace
+
+        return format_trace(self, full)
 
 
 def _field(data: dict[str, Any], key: str, kind: type, source: str) -> Any:
@@ -195,7 +184,7 @@ def replay(model: TransitionSystem[Any, Any], trace: Trace, source: str = "<trac
     ):
         if ours != theirs:
             raise ReplayError(source, place, f"the trace is for {theirs!r}, the model is {ours!r}")
-    states, actions = _replay_steps(model, trace, source)
+    states, actions = replay_states(model, trace, source)
     last = len(states) - 1
     if trace.kind == "invariant":
         invariant = _named(model.invariants(), trace.property, "invariant", source)
@@ -214,8 +203,9 @@ def replay(model: TransitionSystem[Any, Any], trace: Trace, source: str = "<trac
     return check_lasso(model, prop, states, actions, trace.loop_start, source)
 
 
-def _replay_steps(model: TransitionSystem[Any, Any], trace: Trace, source: str) -> tuple[list[Any], list[Any]]:
-    """The concrete states and actions the trace's steps name, checked step by step."""
+def replay_states(model: TransitionSystem[Any, Any], trace: Trace, source: str) -> tuple[list[Any], list[Any]]:
+    """The concrete states and actions the trace's steps name, checked step by step (a
+    :class:`ReplayError` naming the first step that does not replay)."""
     first = trace.steps[0].state
     current = next((state for state in model.initial_states() if _normal(model.state_json(state)) == first), None)
     if current is None:
@@ -294,41 +284,3 @@ def check_lasso(
             raise ReplayError(source, "loop_start", fault)
     shape = f"stutters for ever at step {last}" if loop_start == last else f"loops over steps {loop_start}..{last}"
     return f"progress {prop.name} violated: triggered at step {first}, the goal never holds after, and the run {shape}"
-
-
-_FACTORY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-
-
-def emit_test(trace: Trace, path: str | Path, factory: str) -> Path:
-    """Write a pytest file that replays ``trace``; ``factory`` is ``"package.module:callable"``
-    building the model as ``callable(**trace.parameters, variant=trace.variant)``.
-
-    The test passes while the model still produces the counterexample, so it pins a known bug
-    under its variant; it fails, naming the step, once the behaviour changes.
-    """
-    if not _FACTORY.match(factory):
-        raise InputError("emit_test", "factory", f"expected 'package.module:callable', got {factory!r}")
-    module, attribute = factory.split(":")
-    slug = re.sub(r"\W+", "_", f"{trace.kind}_{trace.property}").strip("_").lower()
-    literal = pprint.pformat(trace.to_json(), width=100, sort_dicts=False)
-    text = f'''"""Replays a counterexample of {trace.model} (variant {trace.variant or 'none'}):
-{trace.kind} {trace.property}.
-
-Written by yarnspec.checks.explore.trace.emit_test. It passes while the model still produces
-this counterexample and fails, naming the step, once the behaviour changes.
-"""
-
-from yarnspec.checks.explore.trace import Trace, replay
-from {module} import {attribute} as make_model
-
-TRACE = {literal}
-
-
-def test_replays_{slug}() -> None:
-    trace = Trace.from_json(TRACE)
-    model = make_model(**trace.parameters, variant=trace.variant)
-    assert replay(model, trace).startswith("{trace.kind}")
-'''
-    target = Path(path)
-    target.write_text(text, encoding="utf-8")
-    return target

@@ -61,8 +61,9 @@ def test_trace_holds_model_identity_and_readable_steps() -> None:
     assert data["steps"][-1]["state"]["n0"] == {"used": 2, "holders": ["a1"]}
     text = counterexample().format()
     assert text.splitlines()[0] == f"counterexample: invariant used-matches-holders violated: {MESSAGE}"
-    assert "release(a0, n0)" in text.splitlines()[-1]
-    assert lasso().format().splitlines()[-1] == "  then back to step 1, for ever"
+    # the last step shows only what changed: the holder went, the used figure stayed (the bug)
+    assert text.splitlines()[-2:] == ["    3   release(a0, n0)", "          n0: holders -a0"]
+    assert lasso().format().splitlines()[-1] == "  then back to step 1: steps 2..3 repeat for ever"
 
 
 def test_replay_reproduces_each_kind() -> None:
@@ -168,7 +169,7 @@ def run_pytest(path: Path) -> subprocess.CompletedProcess[str]:
 def test_emitted_tests_run_and_pass(tmp_path: Path) -> None:
     first = emit_test(counterexample(), tmp_path / "test_toy_trace.py", "yarnspec.checks.explore.toy:ToyModel")
     second = emit_test(lasso(), tmp_path / "test_lasso_trace.py", "yarnspec.checks.explore.table:TableModel")
-    assert "def test_replays_invariant_used_matches_holders()" in first.read_text(encoding="utf-8")
+    assert "def test_buggy_variant_still_shows_the_counterexample()" in first.read_text(encoding="utf-8")
     outcome = run_pytest(tmp_path)
     assert outcome.returncode == 0, outcome.stdout + outcome.stderr
     assert "2 passed" in outcome.stdout

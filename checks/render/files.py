@@ -1,0 +1,69 @@
+"""The picture options ``yarnspec explore`` and ``yarnspec show`` share (``--html``, ``--dot``,
+``--dot-limit``, ``--itf``, ``--full``) and the writing of those files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from yarnspec.checks.explore.trace import Trace
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.transition_system import TransitionSystem
+
+from .dot import DEFAULT_LIMIT, state_graph
+from .frames import cluster_frames
+from .html import render_html
+from .itf import to_itf
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The shared options."""
+    parser.add_argument("--full", action="store_true", help="print every step's whole state under its changes")
+    parser.add_argument("--html", metavar="FILE", help="write the trace viewer: one self-contained HTML file")
+    parser.add_argument("--dot", metavar="FILE", help="write the state graph around the counterexample (or from the initial states) as Graphviz DOT")
+    parser.add_argument("--dot-limit", metavar="N", help=f"draw at most N states with --dot (default {DEFAULT_LIMIT})")
+    parser.add_argument("--itf", metavar="FILE", help="write the trace in the Informal Trace Format (Apalache, Quint)")
+
+
+def dot_limit(args: argparse.Namespace, source: str) -> int:
+    """The ``--dot-limit`` given (checked), or the default."""
+    if args.dot_limit is None:
+        return DEFAULT_LIMIT
+    if args.dot is None:
+        raise InputError(source, "--dot-limit", "applies only with --dot FILE")
+    text = str(args.dot_limit)
+    if not text.isdigit() or int(text) < 1:
+        raise InputError(source, "--dot-limit", f"expected a whole number >= 1, got {text!r}")
+    return int(text)
+
+
+def write_pictures(args: argparse.Namespace, trace: Trace | None, model: TransitionSystem[Any, Any], source: str) -> list[str]:
+    """Write the files asked for; the lines to say on stderr (what was written, or why not)."""
+    limit = dot_limit(args, source)
+    said: list[str] = []
+    writers: list[tuple[str, str | None, Callable[[], str]]] = []
+    if trace is not None:
+        writers.append(("--html", args.html, lambda: render_html(trace, cluster_frames(model, trace, source))))
+        writers.append(("--itf", args.itf, lambda: json.dumps(to_itf(trace), indent=1) + "\n"))
+    else:
+        missing = [path for path in (args.html, args.itf) if path]
+        if missing:
+            said.append(f"no counterexample, so nothing was written to {', '.join(missing)}")
+    graph = None
+    if args.dot:
+        graph = state_graph(model, trace, limit)
+        writers.append(("--dot", args.dot, lambda: graph.text if graph is not None else ""))
+    names = {"--html": "trace viewer", "--itf": "ITF trace", "--dot": "state graph"}
+    for option, path, text in writers:
+        if not path:
+            continue
+        try:
+            Path(path).write_text(text(), encoding="utf-8")
+        except OSError as exc:
+            raise InputError(path, option, f"cannot write: {exc.strerror}") from None
+        detail = f" ({graph.note(limit)})" if option == "--dot" and graph is not None else ""
+        said.append(f"{names[option]} written to {path}{detail}")
+    return said
