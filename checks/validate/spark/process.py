@@ -49,6 +49,8 @@ class AdapterProcess:
         assert self._proc.stdout is not None
         self._selector.register(self._proc.stdout, selectors.EVENT_READ)
         self._next_id = 1
+        #: Set when the child stopped answering: it is killed rather than asked to stop.
+        self._broken = False
         try:
             self.hello = self.request("hello", {"protocol": 1, "contract": contract})
             if contract not in self.hello.get("contracts", []):
@@ -80,6 +82,7 @@ class AdapterProcess:
         deadline = time.monotonic() + (timeout or self.timeout)
         while not self._selector.select(timeout=max(0.0, deadline - time.monotonic())):
             if time.monotonic() >= deadline:
+                self._broken = True
                 raise AdapterFailure(self._label(), f"request {request_id} ({op})", f"no answer within {timeout or self.timeout:g} s")
         answer_line = self._proc.stdout.readline()
         if not answer_line:
@@ -99,6 +102,8 @@ class AdapterProcess:
 
     def close(self) -> None:
         """Close stdin (the adapter's signal to stop) and wait; kill it if it lingers."""
+        if self._broken and self._proc.poll() is None:
+            self._proc.kill()
         if self._proc.poll() is None:
             try:
                 assert self._proc.stdin is not None

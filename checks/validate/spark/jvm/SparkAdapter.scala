@@ -153,6 +153,7 @@ class DispatchSession(sc: SparkContext) {
 
   private def started(task: Task[_], info: TaskInfo): Unit = {
     val stage = s"${task.stageId}.${task.stageAttemptId}"
+    scheduler.taskSetManagerForAttempt(task.stageId, task.stageAttemptId).foreach(owners(info.taskId) = _)
     launched += Launch(info.taskId, stage, info.index, info.executorId, info.host,
       info.taskLocality.toString, info.speculative)
   }
@@ -240,7 +241,6 @@ class DispatchSession(sc: SparkContext) {
     val out = json.objectNode()
     val launches = out.putArray("launched")
     launched.sortBy(_.taskId).foreach { l =>
-      owners(l.taskId) = sched.taskIdToTaskSetManager.get(l.taskId)
       val node = launches.addObject()
       node.put("task_id", l.taskId).put("stage", l.stage).put("index", l.index)
         .put("executor_id", l.executorId).put("host", l.host).put("locality", l.locality)

@@ -1,0 +1,94 @@
+"""The real Spark (PyPI pyspark's jars, fetched and compiled into ~/.cache/yarnspec/spark at
+first use: about 430 MB and a minute; later runs reuse the cache) against yarnspec's model.
+
+Marked ``spark``: ``pytest -m spark`` runs only these, ``-m "not spark"`` leaves them out. They
+never skip: without the jars they fetch them. ``YARNSPEC_SPARK_SCENARIOS`` sets how many random
+dispatch scenarios the differential test runs (default 100).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yarnspec.checks.validate.spark import adapter, differential
+from yarnspec.checks.validate.spark.process import AdapterError, AdapterProcess
+
+from ..conftest import CONFORMANCE_DIR
+
+pytestmark = pytest.mark.spark
+
+SCENARIOS = int(os.environ.get("YARNSPEC_SPARK_SCENARIOS", "100"))
+
+
+@pytest.fixture(scope="module")
+def command() -> list[str]:
+    return adapter.spark_process_command(adapter.DEFAULT_VERSION)
+
+
+@pytest.fixture(scope="module")
+def dispatch(command: list[str]) -> Iterator[AdapterProcess]:
+    with differential.spark_adapter(command, "spark-dispatch") as process:
+        yield process
+
+
+@pytest.fixture(scope="module")
+def placement(command: list[str]) -> Iterator[AdapterProcess]:
+    with differential.spark_adapter(command, "spark-placement") as process:
+        yield process
+
+
+def test_the_adapter_is_spark_itself(dispatch: AdapterProcess) -> None:
+    assert dispatch.hello == {"name": "spark-adapter", "version": adapter.DEFAULT_VERSION, "contracts": ["spark-placement", "spark-dispatch"]}
+
+
+def test_real_spark_agrees_with_the_model_on_random_dispatch_scenarios(dispatch: AdapterProcess) -> None:
+    report = differential.run_dispatch(differential.SparkDriver(dispatch), SCENARIOS, seed=0, shrink_first=1)
+    assert report.scenarios == SCENARIOS
+    if report.disagreements:
+        shown = json.dumps(report.disagreements[0].to_json())
+        pytest.fail(f"{len(report.disagreements)} of {SCENARIOS} scenarios disagree; the first, shrunk: {shown}")
+
+
+def test_real_spark_agrees_with_the_model_on_random_placements(placement: AdapterProcess) -> None:
+    report = differential.run_placement(placement, 200, seed=0)
+    assert report.ordered > 100
+    assert report.node_disagreements == [] and report.rack_disagreements == 0
+
+
+def _placement_cases() -> list[Path]:
+    folder = CONFORMANCE_DIR / "spark-locality" / "ContainerPlacementStrategySuite"
+    return sorted(folder.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", _placement_cases(), ids=lambda p: p.stem)
+def test_the_adapter_answers_what_spark_own_placement_tests_assert(placement: AdapterProcess, path: Path) -> None:
+    """Spark's ContainerPlacementStrategySuite, kept as shared cases, replayed on the adapter:
+    the node lists Spark's own tests assert come back from the real class."""
+    case = json.loads(path.read_text(encoding="utf-8"))
+    keys = ("num_containers", "num_locality_aware_tasks", "host_to_local_task_count", "allocated_host_to_container_count",
+            "locality_matched_pending_requests", "executor_cores", "task_cpus", "rack_resolver")
+    payload = {k: case["input"][k] for k in keys if k in case["input"]}
+    nodes = placement.request("locality_of_requested_containers", payload)["nodes"]
+    expected = case["expect"]["nodes"]
+    if case.get("order_sensitive", True):
+        assert nodes == expected
+    else:
+        assert sorted(map(str, nodes)) == sorted(map(str, expected))
+
+
+def test_the_adapter_refuses_what_it_does_not_drive(dispatch: AdapterProcess) -> None:
+    with pytest.raises(AdapterError, match="FakeTaskScheduler is a test double"):
+        dispatch.request("reset", {"scheduler": "FakeTaskScheduler"})
+    dispatch.request("reset", {"scheduler": "TaskSchedulerImpl", "clock_start_ms": 1000})
+    with pytest.raises(AdapterError, match="unknown op bogus"):
+        dispatch.request("bogus", {})
+    with pytest.raises(AdapterError, match="unknown op scheduler_add_executor"):
+        dispatch.request("scheduler_add_executor", {"exec_id": "e1", "host": "h1"})
+    with pytest.raises(AdapterError, match="no task with id 5 was launched"):
+        dispatch.request("handle_successful_task", {"task_id": 5})
+    assert dispatch.request("observe", {}) == {"launched": [], "task_sets": []}
