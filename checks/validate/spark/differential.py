@@ -187,22 +187,33 @@ def replay(scenario: DispatchScenario, spark: Driver, model: Driver) -> Disagree
 # --------------------------------------------------------------------------------------------
 
 
+def _without_item(scenario: DispatchScenario, index: int, key: str) -> Iterator[DispatchScenario]:
+    """The scenario with one element fewer in the list ``args[key]`` of step ``index``."""
+    op, args = scenario.steps[index]
+    for position in range(len(args[key]) - 1, -1, -1):
+        smaller = {**args, key: [item for i, item in enumerate(args[key]) if i != position]}
+        yield replace(scenario, steps=[*scenario.steps[:index], (op, smaller), *scenario.steps[index + 1 :]])
+
+
 def _candidates(scenario: DispatchScenario) -> Iterator[DispatchScenario]:
-    """Smaller scenarios: one step fewer (latest first), one configuration key fewer, one
-    starting executor fewer, one task fewer in a submitted set."""
+    """Smaller scenarios: one step fewer (latest first); one configuration key, rack entry,
+    starting executor or reset key fewer; one task fewer in a submitted set; one offer fewer
+    in a round."""
     for index in range(len(scenario.steps) - 2, -1, -1):
         yield replace(scenario, steps=scenario.steps[:index] + scenario.steps[index + 1 :])
-    for key in list(scenario.reset.get("conf", {})):
-        conf = {k: v for k, v in scenario.reset["conf"].items() if k != key}
-        yield replace(scenario, reset={**scenario.reset, "conf": conf})
-    for position in range(len(scenario.reset.get("executors", []))):
-        executors = [e for i, e in enumerate(scenario.reset["executors"]) if i != position]
-        yield replace(scenario, reset={**scenario.reset, "executors": executors})
+    reset = scenario.reset
+    for key in ("conf", "host_rack"):
+        for entry in list(reset.get(key, {})):
+            yield replace(scenario, reset={**reset, key: {k: v for k, v in reset[key].items() if k != entry}})
+    for position in range(len(reset.get("executors", []))):
+        yield replace(scenario, reset={**reset, "executors": [e for i, e in enumerate(reset["executors"]) if i != position]})
+    if "max_task_failures" in reset:
+        yield replace(scenario, reset={k: v for k, v in reset.items() if k != "max_task_failures"})
     for index, (op, args) in enumerate(scenario.steps):
         if op == "submit_task_set" and len(args["tasks"]) > 1:
-            for task in range(len(args["tasks"]) - 1, -1, -1):
-                smaller = {**args, "tasks": [t for i, t in enumerate(args["tasks"]) if i != task]}
-                yield replace(scenario, steps=[*scenario.steps[:index], (op, smaller), *scenario.steps[index + 1 :]])
+            yield from _without_item(scenario, index, "tasks")
+        elif op == "scheduler_resource_offers" and len(args["offers"]) > 1:
+            yield from _without_item(scenario, index, "offers")
 
 
 def shrink(found: Disagreement, spark: Driver, model: Driver, budget: int = SHRINK_BUDGET) -> Disagreement:

@@ -11,7 +11,8 @@ What varies: hosts, racks (with and without a default rack, some hosts unresolve
 waits (global and per level), cores per task, speculation (its multiplier, quantile and minimum
 run time, or Spark's defaults), the legacy delay-reset switch, the failure limit, one to three
 task sets with host, executor and HDFS-cache preferences, offer rounds of one to four offers,
-clock advances, and task successes and failures of every reason.
+clock advances, partial offers (only the cores a finished task freed), barrier task sets, a
+new attempt of a stage after a fetch failure, and task successes and failures of every reason.
 
 A placement input is the argument list of ``localityOfRequestedContainers``.
 """
@@ -110,7 +111,10 @@ def _task_set(rng: random.Random, stage: int, priority: int, cluster: _Cluster) 
             else:
                 prefs.append({"kind": "host", "host": host})
         tasks.append(prefs)
-    return {"stage_id": stage, "stage_attempt_id": 0, "priority": priority, "tasks": tasks}
+    task_set: dict[str, Any] = {"stage_id": stage, "stage_attempt_id": 0, "priority": priority, "tasks": tasks}
+    if rng.random() < 0.1:
+        task_set["barrier"] = True
+    return task_set
 
 
 def _loss_reason(rng: random.Random, decommissioned: bool) -> dict[str, Any]:
@@ -160,7 +164,15 @@ def _offers(rng: random.Random, cluster: _Cluster) -> dict[str, Any]:
         chosen.append(executor)
     rng.shuffle(chosen)
     offers = [{"exec_id": e, "host": cluster.alive[e], "cores": rng.choice([0, 1, 1, 2, 2, 4])} for e in chosen]
+    if rng.random() < 0.25:
+        # what the backend offers after a task ends: only the freed cores
+        return {"offers": offers, "is_all_free_resources": False}
     return {"offers": offers}
+
+
+def _stage_of(observation: dict[str, Any], task_id: int) -> list[int]:
+    """The stage id of the set running ``task_id`` (a list: empty when none is)."""
+    return [int(s["stage"].split(".")[0]) for s in observation["task_sets"] if task_id in s["running_task_ids"]]
 
 
 def _running(observation: dict[str, Any]) -> list[int]:
@@ -176,6 +188,8 @@ def generate_dispatch(seed: int, observe_reset: Callable[[dict[str, Any]], objec
     observe_reset(scenario.reset)
     speculation = scenario.reset["conf"].get("spark.speculation") == "true"
     stage = 0
+    submitted: dict[int, dict[str, Any]] = {}
+    fetch_failed: set[int] = set()
     state: dict[str, Any] = {"task_sets": [], "launched": []}
     for step in range(rng.randint(6, 30)):
         running = _running(state)
@@ -190,11 +204,21 @@ def generate_dispatch(seed: int, observe_reset: Callable[[dict[str, Any]], objec
             choices.append((0.7, "mark_running_tasks_launched"))
         if speculation and running:
             choices.append((2.0, "check_speculatable"))
+        if fetch_failed:
+            choices.append((2.0, "resubmit"))
         op = rng.choices([c[1] for c in choices], weights=[c[0] for c in choices])[0]
         args: dict[str, Any]
         if op == "submit_task_set":
             args = _task_set(rng, stage, rng.choice([0, 0, 1]), cluster)
+            submitted[stage] = args
             stage += 1
+        elif op == "resubmit":
+            # the DAG scheduler's next attempt of a stage whose attempt hit a fetch failure
+            again = rng.choice(sorted(fetch_failed))
+            fetch_failed.discard(again)
+            op = "submit_task_set"
+            args = {**submitted[again], "stage_attempt_id": submitted[again]["stage_attempt_id"] + 1}
+            submitted[again] = args
         elif op == "scheduler_resource_offers":
             args = _offers(rng, cluster)
         elif op == "advance_clock":
@@ -204,6 +228,8 @@ def generate_dispatch(seed: int, observe_reset: Callable[[dict[str, Any]], objec
         elif op == "handle_failed_task":
             task_state, reason = rng.choice(_FAILURES)
             args = {"task_id": rng.choice(running), "state": task_state, "reason": dict(reason)}
+            if reason["type"] == "FetchFailed":
+                fetch_failed.update(_stage_of(state, args["task_id"]))
         elif op == "scheduler_executor_lost":
             executor = rng.choice(sorted(cluster.alive))
             args = {"exec_id": executor, "reason": _loss_reason(rng, executor in cluster.decommissioned)}
