@@ -135,3 +135,16 @@ def test_the_adapter_answers_what_spark_own_scheduler_tests_assert(dispatch: Ada
                 continue
             checked += 1
     assert checked > 0 or "executor_alive" in json.dumps(case["steps"])
+
+
+def test_each_reset_reads_its_own_configuration(dispatch: AdapterProcess) -> None:
+    """The default resource profile caches spark.task.cpus when first built; the adapter
+    rebuilds it per reset, so a one-core offer launches nothing at two cpus per task and one
+    task at one."""
+    launched = []
+    for cpus in ("2", "1", "2"):
+        dispatch.request("reset", {"scheduler": "TaskSchedulerImpl", "conf": {"spark.task.cpus": cpus}, "clock_start_ms": 1000})
+        dispatch.request("submit_task_set", {"stage_id": 0, "tasks": [[]]})
+        offer = {"offers": [{"exec_id": "e1", "host": "h1", "cores": 1}]}
+        launched.append(len(dispatch.request("scheduler_resource_offers", offer)["launched"]))
+    assert launched == [0, 1, 0]

@@ -6,11 +6,11 @@ each next step is drawn from what the model shows after the previous one (which 
 which executors are alive), so every task id and executor a step names exists there. The real
 Spark must then agree step by step.
 
-What varies: hosts, racks (with and without a default rack, some hosts unresolved), executors
+What varies: hosts (two to eight, named in one of three styles), racks (with and without a default rack, some hosts unresolved), executors
 (at the start, joining through offers, lost for every loss reason, decommissioned), locality
 waits (global and per level), cores per task, speculation (its multiplier, quantile and minimum
 run time, or Spark's defaults), the legacy delay-reset switch, the failure limit, one to three
-task sets with host, executor and HDFS-cache preferences, offer rounds of one to four offers,
+task sets of one to ten tasks with host, executor and HDFS-cache preferences, offer rounds of one to four offers,
 clock advances, partial offers (only the cores a finished task freed), barrier task sets, a
 new attempt of a stage after a fetch failure, and task successes and failures of every reason.
 
@@ -63,7 +63,9 @@ class _Cluster:
 
     def __init__(self, rng: random.Random, hosts: list[str]) -> None:
         self.rng = rng
-        self.hosts = hosts
+        self.hosts = hosts[:-1]
+        #: a host tasks may prefer that no executor ever runs on
+        self.unknown_host = hosts[-1]
         self.alive: dict[str, str] = {}
         self.decommissioned: set[str] = set()
         self.next_id = 1
@@ -72,6 +74,13 @@ class _Cluster:
         executor = f"e{self.next_id}"
         self.next_id += 1
         return executor, self.rng.choice(self.hosts)
+
+
+def _host_names(rng: random.Random, count: int) -> list[str]:
+    """``count + 1`` host names in one of three styles (the order of Spark's hash maps depends
+    on the names, so they vary too)."""
+    style = rng.choice(["host{}", "node{:02d}.cluster.example.com", "10.0.{}.17"])
+    return [style.format(i) for i in range(1, count + 2)]
 
 
 def _conf(rng: random.Random) -> dict[str, str]:
@@ -98,10 +107,10 @@ def _conf(rng: random.Random) -> dict[str, str]:
 
 def _task_set(rng: random.Random, stage: int, priority: int, cluster: _Cluster) -> dict[str, Any]:
     tasks = []
-    for _ in range(rng.randint(1, 6)):
+    for _ in range(rng.randint(1, 10)):
         prefs: list[dict[str, str]] = []
         for _ in range(rng.choice([0, 1, 1, 1, 2, 2])):
-            host = rng.choice(cluster.hosts + ["hostZ"])
+            host = rng.choice(cluster.hosts + [cluster.unknown_host])
             kind = rng.random()
             if kind < 0.15 and cluster.alive:
                 executor = rng.choice(sorted(cluster.alive))
@@ -133,7 +142,7 @@ def _loss_reason(rng: random.Random, decommissioned: bool) -> dict[str, Any]:
 
 def dispatch_reset(rng: random.Random, cluster: _Cluster) -> dict[str, Any]:
     """The ``reset`` input: racks, starting executors, configuration, failure limit, clock."""
-    racks = rng.randint(1, 3)
+    racks = rng.randint(1, 4)
     host_rack = {host: f"/rack{rng.randint(1, racks)}" for host in cluster.hosts if rng.random() < 0.85}
     if rng.random() < 0.3:
         host_rack["*"] = "/rack1"
@@ -183,7 +192,7 @@ def generate_dispatch(seed: int, observe_reset: Callable[[dict[str, Any]], objec
     """A random scenario, built step by step against the model (``observe_reset`` starts it,
     ``observe`` runs one step and returns the observation)."""
     rng = random.Random(seed)
-    cluster = _Cluster(rng, [f"host{i}" for i in range(1, rng.randint(2, 5) + 1)])
+    cluster = _Cluster(rng, _host_names(rng, rng.randint(2, 8)))
     scenario = DispatchScenario(seed, dispatch_reset(rng, cluster))
     observe_reset(scenario.reset)
     speculation = scenario.reset["conf"].get("spark.speculation") == "true"
