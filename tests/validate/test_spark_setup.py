@@ -176,3 +176,21 @@ def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatc
     assert adapter.default_cache_dir("4.0.1") == tmp_path / "4.0.1"
     monkeypatch.delenv(adapter.CACHE_ENV)
     assert adapter.default_cache_dir("4.0.1") == Path.home() / ".cache" / "yarnspec" / "spark" / "4.0.1"
+
+
+def test_spark_fetch_prints_where_jars_and_adapter_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fake_jars(tmp_path)
+
+    def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(adapter.subprocess, "run", run)
+    monkeypatch.setattr(adapter, "_java", lambda install: "/usr/bin/java")
+    assert cli.main(["spark-fetch", "9.9.9", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    classes = tmp_path / f"adapter-{adapter.source_hash()}"
+    assert out[0].startswith(f"jars:    {tmp_path / 'jars'} (")
+    assert out[1].startswith(f"adapter: {classes} (")
+    assert out[2] == f"command: /usr/bin/java -Xss8m -XX:+UseSerialGC -cp {classes}:{tmp_path / 'jars' / '*'} {adapter.MAIN_CLASS}"
