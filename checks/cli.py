@@ -19,6 +19,7 @@ from yarnspec.impl.errors import InputError
 from . import check as check_command
 from . import config_command, explore_command, prove_command, replay_command, show_command
 from .conformance import runner
+from .validate.spark import fetch_command as spark_fetch_command
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -113,6 +114,10 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="run every built-in suite and print a table")
     check_command.add_arguments(check)
     check.set_defaults(func=_cmd_check)
+
+    spark_fetch = sub.add_parser("spark-fetch", help="fetch Spark's jars and compile the adapter to the real Spark")
+    spark_fetch_command.add_arguments(spark_fetch)
+    spark_fetch.set_defaults(func=spark_fetch_command.run)
     return parser
 
 

@@ -1,0 +1,2 @@
+"""Validating other implementations against the spec (DESIGN.md, "validating alternative
+implementations")."""
