@@ -17,6 +17,7 @@ from yarnspec.impl.errors import InputError
 from . import check as check_command
 from . import config_command, explore_command, prove_command, replay_command
 from .conformance import runner
+from .validate import command as validate_command
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -80,6 +81,14 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="run every built-in suite and print a table")
     check_command.add_arguments(check)
     check.set_defaults(func=_cmd_check)
+
+    validate = sub.add_parser("validate", help="validate another implementation of a contract against the spec")
+    validate_command.add_arguments(validate)
+    validate.set_defaults(func=validate_command.run)
+
+    validate_trace = sub.add_parser("validate-trace", help="check a log of an implementation's decisions against the spec")
+    validate_command.add_trace_arguments(validate_trace)
+    validate_trace.set_defaults(func=validate_command.run_trace)
     return parser
 
 
