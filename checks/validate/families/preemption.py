@@ -47,6 +47,7 @@ def _qdata(rng_int: Any, leaves: int) -> dict[str, Any]:
         used = [u // 2 for u in used]
     pending = [rng_int(0, 50) for _ in range(leaves)]
     max_cap = [max(g, rng_int(g, 100)) for g in guaranteed]
+    apps = [rng_int(1, 2) for _ in range(leaves)]
     return {
         "rows": {
             "abs": [100, *guaranteed],
@@ -54,11 +55,11 @@ def _qdata(rng_int: Any, leaves: int) -> dict[str, Any]:
             "used": [sum(used), *used],
             "pending": [sum(pending), *pending],
             "reserved": [0] * (leaves + 1),
-            "apps": [leaves, *([1] * leaves)],
+            "apps": [sum(apps), *apps],
             "gran": [-1, *([1] * leaves)],
             "subqueues": [leaves, *([0] * leaves)],
         },
-        "set_am_container": False,
+        "set_am_container": rng_int(0, 1) == 1,
     }
 
 
