@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from yarnspec.impl.errors import InputError
-from yarnspec.spec.contracts import contract_named
+from yarnspec.spec.contracts import Contract, contract_named
+from yarnspec.spec.contracts.observable import FieldRule
 
 from .engine import Finding
 from .families import family_of
@@ -55,9 +56,11 @@ def run(args: argparse.Namespace) -> int:
     written = _write(phases, contract.name, args.impl, out, family)
     findings = [f for phase in phases for f in phase.findings]
     if args.json:
-        print(json.dumps(_json(phases, written, contract.name, args.impl), indent=2))
+        document = _json(phases, written, contract.name, args.impl)
+        document["compared"], document["not_compared"] = compared(phases, contract.rules)
+        print(json.dumps(document, indent=2))
     else:
-        _print(phases, written, contract.name, args.impl)
+        _print(phases, written, contract, args.impl)
     faults = [f for f in findings if f.kind == "fault"]
     if faults:
         print(f"yarnspec: adapter {args.impl}: {faults[0].lines[0]}", file=sys.stderr)
@@ -90,12 +93,25 @@ def _phase_line(phase: PhaseResult) -> str:
     return f"{phase.name:<13} {phase.runs} {runs}{extra}: {verdict}"
 
 
-def _print(phases: list[PhaseResult], written: dict[int, tuple[str, str]], contract: str, impl: str) -> None:
-    print(f"validate {contract} --impl {impl}")
+def compared(phases: list[PhaseResult], rules: tuple[FieldRule, ...]) -> tuple[list[str], list[str]]:
+    """The contract's fields the implementation gave (compared) and the optional ones it left
+    out (not compared)."""
+    seen = set().union(*(phase.fields for phase in phases))
+    given = [f"{r.name} ({r.comparison.value})" for r in rules if r.name in seen]
+    left_out = [r.name for r in rules if r.optional and r.name not in seen]
+    return given, left_out
+
+
+def _print(phases: list[PhaseResult], written: dict[int, tuple[str, str]], contract: Contract, impl: str) -> None:
+    print(f"validate {contract.name} --impl {impl}")
     for phase in phases:
         print(_phase_line(phase))
     broken = [f for phase in phases for f in phase.findings if f.kind == "invariant"]
     print(f"{'invariants':<13} on every answer: {'hold' if not broken else f'{len(broken)} broken'}")
+    given, left_out = compared(phases, contract.rules)
+    print(f"{'compared':<13} {', '.join(given) or 'nothing'}")
+    if left_out:
+        print(f"{'not compared':<13} {', '.join(left_out)} (optional, absent from every answer)")
     for phase in phases:
         for finding in phase.findings:
             step = "" if finding.step is None else f" at call {finding.step} ({finding.calls[finding.step].op})" if finding.step < len(finding.calls) else ""

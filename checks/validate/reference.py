@@ -20,6 +20,7 @@ from yarnspec.impl.resources import Resource
 from yarnspec.impl.spark.placement import locality_of_requested_containers
 from yarnspec.impl.spark.taskset import TaskSetManager
 from yarnspec.spec.contracts.spark_dispatch import STEP_OPS
+from yarnspec.spec.scheduler_model import ModelState, SchedulerModel, model, state_json
 from yarnspec.spec.contracts.spark_placement import placement_input
 
 from ..conformance import hadoop, mockframework, qdata
@@ -217,11 +218,72 @@ class NodeSorting:
         return {"order": [n["node_id"] for n in keyed]}
 
 
+class CandidateSelector:
+    """``candidate-selector``: the named selector's choice in the reference's round."""
+
+    def select_candidates(self, input: dict[str, Any]) -> dict[str, Any]:
+        """The containers the selector ``input['selector']`` chose, and its amounts to obtain."""
+        round_ = PreemptionRound()
+        round_.reset(input)
+        assert round_._setup is not None
+        snapshot, config, calc = round_._setup
+        try:
+            result = edit_schedule(snapshot, config, calc, 0, None)
+        except REFUSALS as exc:
+            raise refusal(exc) from None
+        for selector in result.selectors:
+            if selector.name == input["selector"]:
+                return {
+                    "selected": [str(c.container_id) for c in selector.selected],
+                    "to_obtain": {queue: _resource_json(t.to_obtain) for (queue, partition), t in selector.targets.items() if partition == ""},
+                }
+        raise RefusedInput(f"selector {input['selector']!r} does not run under this configuration")
+
+
+class Scheduler:
+    """``scheduler``: the model's transition system, one labelled action at a time."""
+
+    def __init__(self) -> None:
+        self._model: SchedulerModel | None = None
+        self._state: ModelState | None = None
+
+    def reset(self, input: dict[str, Any]) -> dict[str, Any]:
+        """The initial state of the world ``input['world']``."""
+        try:
+            self._model = model(input["world"], **input.get("parameters", {}))
+        except REFUSALS as exc:
+            raise refusal(exc) from None
+        self._state = self._model.initial_states()[0]
+        return {}
+
+    def step(self, input: dict[str, Any]) -> dict[str, Any]:
+        """Take the enabled action labelled ``input['action']`` and observe."""
+        if self._model is None or self._state is None:
+            raise RefusedInput("step before reset")
+        for action, after in self._model.successors(self._state):
+            if self._model.action_label(action) == input["action"]:
+                self._state = after
+                picture = state_json(self._model.world, after.scheduler)
+                apps: dict[str, int] = {name: 0 for name in picture["apps"]}
+                for container in picture["containers"]:
+                    if container["state"] in ("ALLOCATED", "RUNNING"):
+                        apps[container["app"]] = apps.get(container["app"], 0) + 1
+                return {"nodes": picture["nodes"], "queues": picture["queues"], "apps": apps}
+        raise RefusedInput(f"action {input['action']!r} is not enabled")
+
+
 #: The reference adapter of each contract ``validate`` drives.
 REFERENCE_ADAPTERS: dict[str, type] = {
     "spark-placement": Placement,
     "spark-dispatch": Dispatch,
     "preemption-round": PreemptionRound,
+}
+
+#: The reference adapter of every contract, including those ``validate`` does not drive yet.
+ALL_REFERENCE_ADAPTERS: dict[str, type] = {
+    **REFERENCE_ADAPTERS,
+    "candidate-selector": CandidateSelector,
     "node-sorting": NodeSorting,
+    "scheduler": Scheduler,
 }
 

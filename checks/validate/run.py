@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import seed as hypothesis_seed
 
 from yarnspec.spec.contracts import Contract
-from yarnspec.spec.contracts.call import Call
+from yarnspec.spec.contracts.call import Answer, Call
 
 from ..conformance.runner import find_case_files, load_case
 from ..paths import default_conformance_dir
@@ -45,6 +45,16 @@ class PhaseResult:
     skipped: list[str] = field(default_factory=list)
     unsupported: int = 0
     findings: list[Finding] = field(default_factory=list)
+    #: Output fields the implementation gave (top level and inside lists of objects).
+    fields: set[str] = field(default_factory=set)
+
+    def saw(self, answers: tuple[Answer, ...]) -> None:
+        """Note the fields of ``answers`` (for the report's "compared" line)."""
+        for answer in answers:
+            for key, value in (answer.output or {}).items():
+                self.fields.add(key)
+                if isinstance(value, list):
+                    self.fields.update(k for item in value if isinstance(item, dict) for k in item)
 
 
 @dataclass
@@ -70,6 +80,7 @@ def conformance(contract: Contract, family: Family, adapter: Adapter, paths: lis
             continue
         result.runs += 1
         checked = check(contract, adapter, "conformance", label, calls)
+        result.saw(checked.answers)
         if checked.unsupported:
             result.unsupported += 1
             continue
@@ -112,6 +123,7 @@ def differential(contract: Contract, family: Family, adapter: Adapter, options: 
             raise _Found()
         result.runs += 1
         checked = check(contract, adapter, "differential", "generated input", calls)
+        result.saw(checked.answers)
         if checked.unsupported:
             result.unsupported += 1
         if checked.finding is not None:
@@ -136,6 +148,7 @@ def model_based(contract: Contract, family: Family, adapter: Adapter, options: O
         calls = family.simulate(trace_seed, TRACE_LENGTH)
         result.runs += 1
         checked = check(contract, adapter, "model-based", f"trace seed {trace_seed}", calls)
+        result.saw(checked.answers)
         if checked.unsupported:
             result.unsupported += 1
         if checked.finding is not None:

@@ -25,12 +25,13 @@ class CandidateSelector(Protocol):
     totalPreemptionAllowed)``.
 
     Input: a :class:`~.preemption_round.RoundSetup` (the cluster and settings) plus
-    ``selector`` (``fifo``, ``reserved`` or ``fifo-balance``) and ``already_selected`` (container
-    ids chosen by the selectors before it). Output: :class:`SelectorAnswer`.
+    ``selector`` (``fifo``, ``reserved`` or ``fifo-balance``); the selector runs in its place in
+    one round's pipeline, after the selectors before it (as Hadoop's ``editSchedule`` runs
+    them). Output: :class:`SelectorAnswer`.
 
     Observable: ``selected`` as a set (Hadoop keeps the selection in hash sets per app);
     ``to_obtain`` exactly, optional. The reference adapter (``yarnspec.checks.validate
-    .reference``) runs the selector of that name on the reference's ideal allocation.
+    .reference.CandidateSelector``) reads the named selector's result from the reference round.
     """
 
     def select_candidates(self, input: dict[str, Any]) -> SelectorAnswer:

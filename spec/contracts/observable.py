@@ -64,8 +64,3 @@ def compare_fields(
                 f"implementation {_canonical(implementation[rule.name])}"
             )
     return differences
-
-
-def compared_fields(answers: Sequence[Mapping[str, Any]], rules: Sequence[FieldRule]) -> list[str]:
-    """Which of ``rules`` the implementation's ``answers`` carried at least once (for the report)."""
-    return [rule.name for rule in rules if any(rule.name in answer for answer in answers)]

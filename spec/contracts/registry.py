@@ -84,7 +84,7 @@ CONTRACTS: dict[str, Contract] = {
             node_sorting.NodeSortingPolicy,
             stateful=False,
         ),
-        Contract("scheduler", "CapacityScheduler", scheduler.Scheduler, stateful=True, step_method="step"),
+        Contract("scheduler", "CapacityScheduler", scheduler.Scheduler, stateful=True),
     )
 }
 

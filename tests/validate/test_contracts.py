@@ -11,7 +11,10 @@ from hypothesis import given, settings
 
 from yarnspec.checks.validate.engine import reference_adapter, replay
 from yarnspec.checks.validate.families import family_of
-from yarnspec.checks.validate.reference import REFERENCE_ADAPTERS, Placement
+from yarnspec.checks.conformance.runner import find_case_files, load_case
+from yarnspec.checks.validate.reference import ALL_REFERENCE_ADAPTERS, CandidateSelector, NodeSorting, Placement, RefusedInput, Scheduler
+from yarnspec.checks.validate.reference import PreemptionRound as PreemptionRoundAdapter
+from yarnspec.spec.scheduler_model import model
 from yarnspec.spec.contracts import CONTRACTS
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.spark_dispatch import compare as compare_dispatch
@@ -24,9 +27,47 @@ from yarnspec.spec.contracts.spark_placement import invariants as placement_inva
 from ..conftest import CONFORMANCE_DIR
 
 
-@pytest.mark.parametrize("name", sorted(REFERENCE_ADAPTERS))
-def test_every_reference_adapter_satisfies_its_protocol(name: str) -> None:
-    assert isinstance(REFERENCE_ADAPTERS[name](), CONTRACTS[name].protocol)
+def test_every_contract_has_a_reference_adapter_that_satisfies_it() -> None:
+    assert sorted(ALL_REFERENCE_ADAPTERS) == sorted(CONTRACTS)
+    for name, adapter in ALL_REFERENCE_ADAPTERS.items():
+        assert isinstance(adapter(), CONTRACTS[name].protocol), name
+
+
+def test_the_scheduler_adapter_replays_enabled_actions_and_refuses_others() -> None:
+    adapter = Scheduler()
+    adapter.reset({"world": "two-queues"})
+    labels = []
+    checker = model("two-queues")
+    state = checker.initial_states()[0]
+    for _ in range(6):
+        # heartbeats where enabled (they allocate), else the first action (a submit)
+        successors = list(checker.successors(state))
+        action, state = next((pair for pair in successors if checker.action_label(pair[0]).startswith("heartbeat")), successors[0])
+        labels.append(checker.action_label(action))
+        observed = adapter.step({"action": labels[-1]})
+        node_used = sum(node["used"][0] for node in observed["nodes"].values())
+        queue_used = sum(sum(used[0] for used in q.values()) for path, q in observed["queues"].items() if path.count(".") == 1)
+        assert node_used == queue_used, labels
+    assert sum(observed["apps"].values()) > 0
+    with pytest.raises(RefusedInput, match="is not enabled"):
+        adapter.step({"action": "no such action"})
+
+
+def test_the_selector_adapter_reports_the_fifo_selection_of_a_round() -> None:
+    case = load_case(CONFORMANCE_DIR / "hadoop-preemption/TestProportionalCapacityPreemptionPolicy/testDeadzone.json")
+    setup = {key: case[key] for key in ("notation", "resource_calculator", "conf", "input")}
+    answer = CandidateSelector().select_candidates({**setup, "selector": "fifo"})
+    round_answer = PreemptionRoundAdapter()
+    round_answer.reset(setup)
+    marked = {e["container"] for e in round_answer.edit_schedule({"clock_ms": 0})["events"]}
+    assert set(answer["selected"]) == marked
+    with pytest.raises(RefusedInput, match="does not run"):
+        CandidateSelector().select_candidates({**setup, "selector": "reserved"})
+
+
+def test_the_node_sorting_adapter_puts_the_least_allocated_first() -> None:
+    nodes = [{"node_id": "a", "allocated_memory": 4, "allocated_vcores": 1}, {"node_id": "b", "allocated_memory": 2, "allocated_vcores": 9}, {"node_id": "c", "allocated_memory": 2, "allocated_vcores": 1}]
+    assert NodeSorting().sort_nodes({"nodes": nodes}) == {"order": ["c", "b", "a"]}
 
 
 def test_the_protocol_check_refuses_an_object_without_the_method() -> None:
@@ -110,8 +151,6 @@ def test_the_invariants_hold_on_the_references_answers(name: str) -> None:
 
 def test_the_reference_placement_meets_every_upstream_node_list() -> None:
     family = family_of("spark-placement")
-    from yarnspec.checks.conformance.runner import find_case_files, load_case
-
     checked = 0
     for path in find_case_files([CONFORMANCE_DIR / "spark-locality"]):
         case = load_case(path)
