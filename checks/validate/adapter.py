@@ -17,6 +17,11 @@ class AdapterFault(Exception):
     """The implementation broke the protocol; the message is one line."""
 
 
+class StartFault(AdapterFault):
+    """The implementation could not even start (no process, a broken ``hello``, the wrong
+    contract, an object of the wrong shape): the whole run stops with this one line."""
+
+
 class Session(Protocol):
     """A live implementation (a process, an object)."""
 

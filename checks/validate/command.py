@@ -12,6 +12,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.spec.contracts import Contract, contract_named
 from yarnspec.spec.contracts.observable import FieldRule
 
+from .adapter import StartFault
 from .engine import Finding
 from .families import family_of
 from .load import load_adapter
@@ -50,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
     adapter = load_adapter(args.impl, contract, args.timeout, args.start_timeout)
     try:
         phases = run_phases(contract, family, adapter, Options(args.cases, args.examples, args.seed))
+    except StartFault as exc:
+        print(f"yarnspec: adapter {args.impl}: {exc}", file=sys.stderr)
+        return EXIT_FAULT
     finally:
         adapter.close()
     out = args.out or Path("validate-out")
@@ -72,10 +76,10 @@ def _write(phases: list[PhaseResult], contract: str, impl: str, out: Path, famil
     """Each finding as a replayable file and a case file; the paths by finding's id."""
     written: dict[int, tuple[str, str]] = {}
     findings = [f for phase in phases for f in phase.findings]
-    if not findings:
+    if all(f.kind == "fault" for f in findings):
         return written
     out.mkdir(parents=True, exist_ok=True)
-    for number, finding in enumerate(findings, 1):
+    for number, finding in enumerate((f for f in findings if f.kind != "fault"), 1):
         replay = out / f"{contract}-{number}.disagreement.json"
         replay.write_text(json.dumps(finding.to_json(contract, impl), indent=2) + "\n", encoding="utf-8")
         case_path = out / f"{contract}-{number}.case.json"

@@ -10,7 +10,7 @@ from typing import Any
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer, Call
 
-from .adapter import Adapter, AdapterFault
+from .adapter import Adapter, AdapterFault, StartFault
 from .python_adapter import PythonAdapter
 from .reference import REFERENCE_ADAPTERS
 
@@ -26,10 +26,11 @@ class Replay:
 
 
 def replay(adapter: Adapter, calls: Sequence[Call]) -> Replay:
-    """Every call in order in one fresh session; stops at the first fault."""
+    """Every call in order in one fresh session; stops at the first fault (a
+    :class:`StartFault` is raised: nothing can be validated)."""
     result = Replay()
+    session = adapter.open()
     try:
-        session = adapter.open()
         for call in calls:
             result.answers.append(session.call(call.op, call.input))
     except AdapterFault as exc:

@@ -22,7 +22,7 @@ from typing import IO, Any, NoReturn
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer
 
-from .adapter import AdapterFault
+from .adapter import AdapterFault, StartFault
 from .schema import output_definition, schema_fault
 
 PROTOCOL_VERSION = 1
@@ -30,7 +30,7 @@ PROTOCOL_VERSION = 1
 QUOTE = 200
 
 
-class NotImplemented_(AdapterFault):
+class NotImplemented_(StartFault):
     """The adapter's ``hello`` does not list the contract."""
 
 
@@ -64,13 +64,16 @@ class ProcessSession:
             )
         except OSError as exc:
             self.stderr.close()
-            raise AdapterFault(f"cannot start {' '.join(command)}: {exc.strerror or exc}") from None
+            raise StartFault(f"cannot start {' '.join(command)}: {exc.strerror or exc}") from None
         assert self.proc.stdout is not None
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
-        hello = self._request("hello", {"protocol": PROTOCOL_VERSION, "contract": contract.name}, start_timeout_s)
+        try:
+            hello = self._request("hello", {"protocol": PROTOCOL_VERSION, "contract": contract.name}, start_timeout_s)
+        except AdapterFault as exc:
+            raise StartFault(str(exc)) from None
         if hello.error is not None:
             self.close()
-            raise AdapterFault(f"hello: the adapter answered with an error: {hello.error}")
+            raise StartFault(f"hello: the adapter answered with an error: {hello.error}")
         assert hello.output is not None
         self.hello = hello.output
         if contract.name not in hello.output["contracts"]:

@@ -9,35 +9,56 @@ answers with an error; any other exception is a fault.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
+import sys
 from importlib import metadata
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer
 
-from .adapter import AdapterFault
+from .adapter import AdapterFault, StartFault
 
 ENTRY_POINT_GROUP = "yarnspec.adapters"
 PLACE = "--impl"
 
 
 def load_attribute(target: str) -> Any:
-    """``package.module:attr`` imported; a missing module or attribute is an :class:`InputError`."""
-    module_name, sep, attr = target.partition(":")
+    """``package.module:attr`` (or ``path/to/file.py:attr``) imported; a missing module, file
+    or attribute is an :class:`InputError`."""
+    module_name, sep, attr = target.rpartition(":")
     if not sep or not module_name or not attr:
-        raise InputError(PLACE, f"python:{target}", "expected python:package.module:attr")
+        raise InputError(PLACE, f"python:{target}", "expected python:package.module:attr or python:path/file.py:attr")
     try:
-        module = importlib.import_module(module_name)
+        module = _import_file(module_name) if module_name.endswith(".py") else importlib.import_module(module_name)
     except ImportError as exc:
         raise InputError(PLACE, f"python:{target}", f"cannot import module {module_name!r}: {exc}") from None
+    except OSError as exc:
+        raise InputError(PLACE, f"python:{target}", f"cannot read {module_name}: {exc.strerror or exc}") from None
     value: Any = module
     for part in attr.split("."):
         if not hasattr(value, part):
             raise InputError(PLACE, f"python:{target}", f"module {module_name!r} has no attribute {attr!r}")
         value = getattr(value, part)
     return value
+
+
+def _import_file(path: str) -> ModuleType:
+    """A Python file loaded as a module named after it (it may import its neighbours)."""
+    file = Path(path).resolve()
+    spec = importlib.util.spec_from_file_location(file.stem, file)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"not a Python file: {path}")
+    if not file.is_file():
+        raise FileNotFoundError(2, "No such file or directory", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[file.stem] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_entry_point(name: str) -> Any:
@@ -97,9 +118,9 @@ class PythonAdapter:
             try:
                 target = target()
             except Exception as exc:
-                raise AdapterFault(f"{self.label}: making the adapter raised {type(exc).__name__}: {exc}") from None
+                raise StartFault(f"making the adapter raised {type(exc).__name__}: {exc}") from None
         if not isinstance(target, self.contract.protocol):
-            raise AdapterFault(f"{self.label}: {type(target).__name__} does not implement {self.contract.protocol.__name__} (contract {self.contract.name})")
+            raise StartFault(f"{type(target).__name__} does not implement {self.contract.protocol.__name__} (contract {self.contract.name})")
         return PythonSession(target, self.contract)
 
     def close(self) -> None:

@@ -121,7 +121,7 @@ def differential(contract: Contract, family: Family, adapter: Adapter, options: 
     def one(calls: list[Call]) -> None:
         if faulted:  # a fault is not shrunk: every later example fails at once, adapter unused
             raise _Found()
-        result.runs += 1
+        result.runs += not latest  # shrinking replays are not counted
         checked = check(contract, adapter, "differential", "generated input", calls)
         result.saw(checked.answers)
         if checked.unsupported:

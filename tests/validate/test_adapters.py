@@ -75,6 +75,8 @@ def test_a_misbehaving_process_is_one_line_and_exit_2(mode: str, at: str, fragme
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("yarnspec: adapter process:"), err
     assert fragment in lines[0]
+    if at in ("0", "1"):  # it never started: no report, only the line
+        assert out == ""
     assert time.monotonic() - started < 60
 
 
@@ -83,7 +85,8 @@ def test_a_misbehaving_process_is_one_line_and_exit_2(mode: str, at: str, fragme
     [
         ("python:no_such_module_here:Thing", "cannot import module 'no_such_module_here'"),
         ("python:yarnspec.checks.validate.reference:NoSuchAdapter", "has no attribute 'NoSuchAdapter'"),
-        ("python:yarnspec.checks.validate.reference", "expected python:package.module:attr"),
+        ("python:yarnspec.checks.validate.reference", "expected python:package.module:attr or python:path/file.py:attr"),
+        ("python:no/such/file.py:Thing", "cannot read no/such/file.py: No such file or directory"),
         ("spark:4.0.1", "spark:4.0.1: the Spark adapter (yarnspec.checks.validate.spark.adapter) is not installed in this yarnspec"),
         ("spark:", "name a Spark version, e.g. spark:4.0.1"),
         ("no-such-adapter-name", "no adapter of that name (entry points in yarnspec.adapters: "),
