@@ -31,7 +31,9 @@ from .engine import Finding, check
 from .families import Family
 
 #: Steps per model-based trace.
-TRACE_LENGTH = 12
+TRACE_LENGTH = 20
+#: One model-based trace per this many ``--examples``.
+TRACES_PER = 5
 #: Conformance stops after this many faulted cases (each restarted the process).
 MAX_FAULTS = 3
 
@@ -140,10 +142,10 @@ def differential(contract: Contract, family: Family, adapter: Adapter, options: 
 
 
 def model_based(contract: Contract, family: Family, adapter: Adapter, options: Options) -> PhaseResult:
-    """Phase 4 (module docstring); ``max(1, examples // 10)`` traces."""
+    """Phase 4 (module docstring); ``max(1, examples // TRACES_PER)`` traces."""
     result = PhaseResult("model-based")
     assert family.simulate is not None
-    for index in range(max(1, options.examples // 10)):
+    for index in range(max(1, options.examples // TRACES_PER)):
         trace_seed = options.seed + index
         calls = family.simulate(trace_seed, TRACE_LENGTH)
         result.runs += 1

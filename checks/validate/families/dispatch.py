@@ -54,7 +54,8 @@ def case_expectations(case: Mapping[str, Any], answers: Sequence[Answer]) -> lis
 
 HOSTS = ("host1", "host2", "host3")
 WAITS = ("0", "1s", "3s")
-CLOCK_STEPS = (0, 500, 1000, 3000, 5000)
+#: Clock steps on both sides of the locality waits (1 s, 3 s).
+CLOCK_STEPS = (0, 300, 700, 1000, 2000, 3500)
 
 
 def _reset(executors: list[tuple[str, str]], racks: dict[str, str], wait: str, legacy: bool) -> Call:
@@ -128,11 +129,14 @@ def simulate(seed: int, length: int) -> list[Call]:
             options.append("submit")
         choice = rng.choice(options) if len(calls) > 1 else "submit"
         if choice == "submit":
-            tasks = [[_preference(executors, rng.choice(("host", "executor")), rng.randrange(6)) for _ in range(rng.randint(0, 2))] for _ in range(rng.randint(1, 4))]
+            # mostly host preferences, some on hosts without an executor: delay scheduling at work
+            kinds = ("host", "host", "host", "executor")
+            tasks = [[_preference(executors, rng.choice(kinds), rng.randrange(6)) for _ in range(rng.randint(0, 2))] for _ in range(rng.randint(1, 6))]
             call = _task_set(stage, tasks)
             stage += 1
         elif choice == "offers":
-            chosen = rng.sample(executors, rng.randint(1, len(executors)))
+            # often one executor with one core: the offers that delay scheduling turns down
+            chosen = rng.sample(executors, 1 if rng.random() < 0.5 else rng.randint(1, len(executors)))
             call = _offers(chosen, [rng.randint(1, 2) for _ in chosen])
         elif choice == "clock":
             call = Call("advance_clock", {"ms": rng.choice(CLOCK_STEPS[1:])})

@@ -56,9 +56,11 @@ def _inputs(draw: st.DrawFn) -> list[Call]:
     hosts = draw(st.lists(st.sampled_from(HOSTS), min_size=0, max_size=5, unique=True))
     counts = [[h, draw(st.integers(0, 30))] for h in hosts]
     allocated = {h: draw(st.integers(0, 4)) for h in draw(st.lists(st.sampled_from(HOSTS), max_size=4, unique=True))}
+    # pending requests mostly on hint hosts, where they change the need
+    pending_hosts = st.sampled_from(hosts) if hosts and draw(st.booleans()) else st.sampled_from(HOSTS)
     pending = [
         {"nodes": nodes}
-        for nodes in draw(st.lists(st.lists(st.sampled_from(HOSTS), min_size=1, max_size=3, unique=True), max_size=3))
+        for nodes in draw(st.lists(st.lists(pending_hosts, min_size=1, max_size=3, unique=True), max_size=3))
     ]
     cores = draw(st.integers(1, 8))
     racks = {h: draw(st.sampled_from(("/rack1", "/rack2"))) for h in hosts if draw(st.booleans())}

@@ -38,13 +38,17 @@ def case_expectations(case: Mapping[str, Any], answers: Sequence[Answer]) -> lis
     return []
 
 
+def _split(rng_int: Any, total: int, parts: int) -> list[int]:
+    """``total`` cut into ``parts`` random whole pieces."""
+    cut = sorted(rng_int(0, total) for _ in range(parts - 1))
+    return [b - a for a, b in zip([0, *cut], [*cut, total])]
+
+
 def _qdata(rng_int: Any, leaves: int) -> dict[str, Any]:
-    """A root with ``leaves`` leaf queues in the qdata notation, rows consistent with each other."""
-    cut = sorted(rng_int(0, 100) for _ in range(leaves - 1))
-    guaranteed = [b - a for a, b in zip([0, *cut], [*cut, 100])]
-    used = [rng_int(0, 60) for _ in range(leaves)]
-    while sum(used) > 100:
-        used = [u // 2 for u in used]
+    """A root with ``leaves`` leaf queues in the qdata notation, rows consistent with each other;
+    the cluster is 70-100% used, so that pending demand usually has to be preempted for."""
+    guaranteed = _split(rng_int, 100, leaves)
+    used = _split(rng_int, rng_int(70, 100), leaves)
     pending = [rng_int(0, 50) for _ in range(leaves)]
     max_cap = [max(g, rng_int(g, 100)) for g in guaranteed]
     apps = [rng_int(1, 2) for _ in range(leaves)]
@@ -69,7 +73,7 @@ def _setup(rng_int: Any, pick: Any) -> Call:
         PREFIX + "monitoring_interval": 3000,
         PREFIX + "total_preemption_per_round": pick((0.1, 0.5, 1.0)),
         PREFIX + "natural_termination_factor": pick((0.5, 1.0)),
-        PREFIX + "max_ignored_over_capacity": pick((0.0, 0.1)),
+        PREFIX + "max_ignored_over_capacity": pick((0.0, 0.1, 0.5)),
     }
     return Call(RESET, {"notation": "qdata", "resource_calculator": "default", "conf": conf, "input": _qdata(rng_int, rng_int(2, 3))})
 
