@@ -103,14 +103,13 @@ class ProcessSession:
             self.proc.stdin.write(json.dumps({"id": request_id, "op": op, "input": input}) + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._fail(f"{what}: the process had exited (code {self.proc.poll()}){self._stderr_tail()}")
+            self._exited(what)
         try:
             line = self.lines.get(timeout=timeout_s)
         except queue.Empty:
             self._fail(f"{what}: no answer within {timeout_s:g} s (the process hangs); killed")
         if line is None:
-            code = self.proc.wait(timeout=5)
-            return self._fail(f"{what}: the process exited with code {code} before answering{self._stderr_tail()}")
+            self._exited(what)
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:
@@ -128,6 +127,14 @@ class ProcessSession:
             if fault is not None:
                 self._fail(f"{what}: the output breaks the protocol schema ({definition}) at {fault}: {quoted(line)}")
         return Answer(output=answer["output"])
+
+    def _exited(self, what: str) -> NoReturn:
+        """The process is gone (whether noticed writing or reading): one message for both."""
+        try:
+            code: int | None = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._fail(f"{what}: the process exited with code {code} before answering{self._stderr_tail()}")
 
     def _stderr_tail(self) -> str:
         self.stderr.flush()

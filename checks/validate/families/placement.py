@@ -57,7 +57,8 @@ def _inputs(draw: st.DrawFn) -> list[Call]:
     counts = [[h, draw(st.integers(0, 30))] for h in hosts]
     allocated = {h: draw(st.integers(0, 4)) for h in draw(st.lists(st.sampled_from(HOSTS), max_size=4, unique=True))}
     # pending requests mostly on hint hosts, where they change the need
-    pending_hosts = st.sampled_from(hosts) if hosts and draw(st.booleans()) else st.sampled_from(HOSTS)
+    on_hints: bool = bool(hosts) and draw(st.booleans())
+    pending_hosts = st.sampled_from(hosts if on_hints else HOSTS)
     pending = [
         {"nodes": nodes}
         for nodes in draw(st.lists(st.lists(pending_hosts, min_size=1, max_size=3, unique=True), max_size=3))
