@@ -20,6 +20,7 @@ from . import check as check_command
 from . import config_command, explore_command, prove_command, replay_command, show_command
 from .conformance import runner
 from .validate.spark import fetch_command as spark_fetch_command
+from .validate import command as validate_command
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -118,6 +119,13 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     spark_fetch = sub.add_parser("spark-fetch", help="fetch Spark's jars and compile the adapter to the real Spark")
     spark_fetch_command.add_arguments(spark_fetch)
     spark_fetch.set_defaults(func=spark_fetch_command.run)
+    validate = sub.add_parser("validate", help="validate another implementation of a contract against the spec")
+    validate_command.add_arguments(validate)
+    validate.set_defaults(func=validate_command.run)
+
+    validate_trace = sub.add_parser("validate-trace", help="check a log of an implementation's decisions against the spec")
+    validate_command.add_trace_arguments(validate_trace)
+    validate_trace.set_defaults(func=validate_command.run_trace)
     return parser
 
 

@@ -1,0 +1,10 @@
+"""Per contract: how conformance cases become calls, how inputs are generated (Hypothesis for
+differential runs, seeded simulation for model-based runs) and how a disagreement becomes a
+case file for ``yarnspec conform``."""
+
+from __future__ import annotations
+
+from .family import Family
+from .registry import family_of
+
+__all__ = ["Family", "family_of"]

@@ -1,0 +1,42 @@
+"""What ``validate`` needs of a contract beyond its comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from yarnspec.spec.contracts.call import Answer, Call
+
+#: A case file -> its calls, or the reason it cannot be replayed through the contract.
+CaseCalls = Callable[[Mapping[str, Any]], "list[Call] | str"]
+#: A case file and the implementation's answers -> the upstream assertions they break.
+CaseExpectations = Callable[[Mapping[str, Any], Sequence[Answer]], list[str]]
+#: A seed -> one trace of calls, each chosen from what the reference's state allows.
+Simulation = Callable[[int, int], list[Call]]
+#: The calls and the reference's answers -> a case file reproducing them.
+ToCase = Callable[[str, Sequence[Call], Sequence[Answer]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Family:
+    """One contract's inputs and outputs for ``validate``.
+
+    ``case_kinds`` are the ``kind`` / ``notation`` values of its conformance cases;
+    ``simulate`` is ``None`` for a stateless contract (no model-based phase).
+    """
+
+    contract: str
+    case_field: str
+    case_kinds: frozenset[str]
+    case_calls: CaseCalls
+    case_expectations: CaseExpectations
+    inputs: Callable[[], st.SearchStrategy[list[Call]]]
+    to_case: ToCase
+    simulate: Simulation | None = None
+
+    def owns(self, case: Mapping[str, Any]) -> bool:
+        """Whether ``case`` belongs to this family."""
+        return str(case.get(self.case_field)) in self.case_kinds

@@ -1,0 +1,131 @@
+"""``--impl python:package.module:attr`` and the ``yarnspec.adapters`` entry points.
+
+``attr`` is an object with the contract's methods, or a class / zero-argument factory that
+makes one (then called afresh for every session, so a stateful implementation starts clean).
+A method raising :class:`RefusedInput` (or any exception whose class is named ``RefusedInput``)
+answers with an error; any other exception is a fault.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.contracts import Contract
+from yarnspec.spec.contracts.call import Answer
+
+from .adapter import AdapterFault, StartFault
+
+ENTRY_POINT_GROUP = "yarnspec.adapters"
+PLACE = "--impl"
+
+
+def load_attribute(target: str) -> Any:
+    """``package.module:attr`` (or ``path/to/file.py:attr``) imported; a missing module, file
+    or attribute is an :class:`InputError`."""
+    module_name, sep, attr = target.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise InputError(PLACE, f"python:{target}", "expected python:package.module:attr or python:path/file.py:attr")
+    try:
+        module = _import_file(module_name) if module_name.endswith(".py") else importlib.import_module(module_name)
+    except ImportError as exc:
+        raise InputError(PLACE, f"python:{target}", f"cannot import module {module_name!r}: {exc}") from None
+    except OSError as exc:
+        raise InputError(PLACE, f"python:{target}", f"cannot read {module_name}: {exc.strerror or exc}") from None
+    value: Any = module
+    for part in attr.split("."):
+        if not hasattr(value, part):
+            raise InputError(PLACE, f"python:{target}", f"module {module_name!r} has no attribute {attr!r}")
+        value = getattr(value, part)
+    return value
+
+
+def _import_file(path: str) -> ModuleType:
+    """A Python file loaded as a module named after it (it may import its neighbours)."""
+    file = Path(path).resolve()
+    spec = importlib.util.spec_from_file_location(file.stem, file)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"not a Python file: {path}")
+    if not file.is_file():
+        raise FileNotFoundError(2, "No such file or directory", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[file.stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_entry_point(name: str) -> Any:
+    """The object an installed package registered under ``name`` in ``yarnspec.adapters``."""
+    found = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not found:
+        known = sorted(ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP))
+        raise InputError(PLACE, name, f"no adapter of that name (entry points in {ENTRY_POINT_GROUP}: {', '.join(known) or 'none'})")
+    try:
+        return found[0].load()
+    except (ImportError, AttributeError) as exc:
+        raise InputError(PLACE, name, f"entry point {found[0].value!r} does not load: {exc}") from None
+
+
+class PythonSession:
+    """One instance of a Python implementation."""
+
+    def __init__(self, instance: Any, contract: Contract) -> None:
+        self.instance = instance
+        self.contract = contract
+
+    def call(self, op: str, input: dict[str, Any]) -> Answer:
+        """Call the method for ``op`` (the contract's step method for ops without one)."""
+        method = getattr(self.instance, op, None)
+        args: tuple[Any, ...] = (input,)
+        if method is None and self.contract.step_method is not None:
+            method = getattr(self.instance, self.contract.step_method, None)
+            args = (op, input)
+        if method is None:
+            return Answer(error=f"unknown op {op}")
+        try:
+            output = method(*args)
+        except Exception as exc:
+            if type(exc).__name__ == "RefusedInput":
+                return Answer(error=str(exc))
+            raise AdapterFault(f"{op}: the Python adapter raised {type(exc).__name__}: {exc}") from None
+        if not isinstance(output, dict):
+            raise AdapterFault(f"{op}: the Python adapter returned {type(output).__name__}, not a dict")
+        return Answer(output=output)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class PythonAdapter:
+    """A Python implementation of ``contract``."""
+
+    def __init__(self, target: Any, contract: Contract, label: str) -> None:
+        self.target = target
+        self.contract = contract
+        self.label = label
+
+    def open(self) -> PythonSession:
+        """A session on a fresh instance (or the object itself)."""
+        target = self.target
+        if inspect.isclass(target) or (callable(target) and not _has_methods(target, self.contract)):
+            try:
+                target = target()
+            except Exception as exc:
+                raise StartFault(f"making the adapter raised {type(exc).__name__}: {exc}") from None
+        if not isinstance(target, self.contract.protocol):
+            raise StartFault(f"{type(target).__name__} does not implement {self.contract.protocol.__name__} (contract {self.contract.name})")
+        return PythonSession(target, self.contract)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _has_methods(target: Any, contract: Contract) -> bool:
+    return isinstance(target, contract.protocol)

@@ -1,0 +1,123 @@
+"""Contract ``spark-placement``: Spark's ``LocalityPreferredContainerPlacementStrategy``.
+
+Upstream: ``org.apache.spark.deploy.yarn.LocalityPreferredContainerPlacementStrategy
+.localityOfRequestedContainers`` (resource-managers/yarn), which shapes the node and rack
+preferences of the container requests the ApplicationMaster is about to send.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, TypedDict, runtime_checkable
+
+from yarnspec.impl.spark.placement import ContainerLocalityPreferences, PlacementInput
+from yarnspec.impl.spark.racks import RackResolver
+
+from ..spark_allocator import placement_output_valid
+from .call import Answer, Call
+from .observable import Comparison, FieldRule, compare_fields
+
+OP = "locality_of_requested_containers"
+
+
+class PendingRequest(TypedDict):
+    """An outstanding container request whose nodes meet the hint hosts."""
+
+    nodes: list[str] | None
+
+
+class PlacementRequest(TypedDict):
+    """The input: exactly the keys of a spark-locality ``placement`` case's ``input``.
+
+    ``host_to_local_task_count`` is an ordered list of ``[host, count]`` pairs (the order of
+    Spark's hint map); ``rack_resolver`` maps a host to its rack and ``"*"`` to the default rack.
+    """
+
+    num_containers: int
+    num_locality_aware_tasks: int
+    host_to_local_task_count: list[tuple[str, int]]
+    allocated_host_to_container_count: dict[str, int]
+    locality_matched_pending_requests: list[PendingRequest]
+    executor_cores: int
+    task_cpus: int
+    rack_resolver: dict[str, str]
+
+
+class PlacementAnswer(TypedDict, total=False):
+    """The output: one entry per requested container, in the order returned; ``None`` is a
+    request without preference. ``racks`` (same shape) is optional."""
+
+    nodes: list[list[str] | None]
+    racks: list[list[str] | None]
+
+
+@runtime_checkable
+class ContainerPlacementStrategy(Protocol):
+    """``LocalityPreferredContainerPlacementStrategy.localityOfRequestedContainers``.
+
+    Observable, compared with the reference on the same input:
+
+    * ``nodes``: exactly, order included (Spark's own suites compare the arrays);
+    * ``racks``: exactly, but optional: an implementation that leaves it out is not compared
+      on it.
+
+    Invariants checked on the implementation's own answers (without the reference):
+    :func:`yarnspec.spec.spark_allocator.placement_output_valid` (one entry per container,
+    no-preference entries first, each node list a subset of the one before, hint hosts only).
+    """
+
+    def locality_of_requested_containers(self, input: PlacementRequest) -> PlacementAnswer:
+        """The preferences of ``input['num_containers']`` container requests."""
+        ...
+
+
+RULES = (FieldRule("nodes"), FieldRule("racks", Comparison.EXACT, optional=True))
+
+
+def compare(call: Call, reference: dict[str, Any], implementation: dict[str, Any]) -> list[str]:
+    """The observable differences of one answer (module docstring)."""
+    return compare_fields(reference, implementation, RULES, "")
+
+
+def placement_input(request: dict[str, Any]) -> PlacementInput:
+    """The request as the reference's :class:`PlacementInput` (it raises ``InputError`` on a
+    value the strategy cannot take)."""
+    pending = [entry.get("nodes") or () for entry in request.get("locality_matched_pending_requests", [])]
+    return PlacementInput.of(
+        num_containers=request["num_containers"],
+        num_locality_aware_tasks=request["num_locality_aware_tasks"],
+        host_to_local_task_count=[(host, count) for host, count in request["host_to_local_task_count"]],
+        allocated_host_to_container_count=dict(request.get("allocated_host_to_container_count", {})),
+        locality_matched_pending=[nodes for nodes in pending if nodes],
+        executor_cores=request.get("executor_cores", 1),
+        task_cpus=request.get("task_cpus", 1),
+        rack_resolver=RackResolver.from_mapping(request.get("rack_resolver", {})),
+    )
+
+
+def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
+    """The spec's placement invariants on the implementation's own answers."""
+    violations: list[str] = []
+    for index, (call, answer) in enumerate(zip(calls, answers)):
+        if answer.output is None or "nodes" not in answer.output:
+            continue
+        inp = placement_input(call.input)
+        nodes = answer.output["nodes"]
+        racks = answer.output.get("racks")
+        entries = [
+            ContainerLocalityPreferences(
+                None if entry is None else tuple(entry),
+                _racks_of(inp, entry, None if racks is None or i >= len(racks) else racks[i], racks is None),
+            )
+            for i, entry in enumerate(nodes)
+        ]
+        violations.extend(f"call {index}: {v}" for v in placement_output_valid(inp, entries))
+    return violations
+
+
+def _racks_of(inp: PlacementInput, nodes: list[str] | None, given: list[str] | None, omitted: bool) -> tuple[str, ...] | None:
+    """The racks to check: the implementation's own, or (when it leaves racks out) the ones its
+    nodes imply, so the rack rule is not held against an answer that never gave racks."""
+    if omitted:
+        return None if nodes is None else inp.rack_resolver.racks_of(tuple(nodes))
+    return None if given is None else tuple(given)
