@@ -70,7 +70,12 @@ def _spark_command(version: str) -> list[str]:
         if exc.name is not None and SPARK_MODULE.startswith(exc.name):
             raise InputError(PLACE, f"spark:{version}", f"the Spark adapter ({SPARK_MODULE}) is not installed in this yarnspec") from None
         raise InputError(PLACE, f"spark:{version}", f"the Spark adapter cannot load: {exc}") from None
-    command = module.spark_process_command(version)
+    try:
+        command = module.spark_process_command(version)
+    except InputError:
+        raise
+    except Exception as exc:  # the Spark adapter's own failure (no JDK, no jars): one line
+        raise InputError(PLACE, f"spark:{version}", f"{type(exc).__name__}: {exc}") from None
     return [str(part) for part in command]
 
 

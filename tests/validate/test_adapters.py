@@ -143,3 +143,18 @@ def test_the_javascript_example_validates_through_the_same_command(tmp_path: Pat
     status, out, err = cli("validate", "spark-placement", "--impl", f"process:node {script}", "--examples", "200", "--out", str(tmp_path))
     assert (status, err) == (0, "")
     assert "differential  200 examples: agree" in out and "RESULT: agrees with the spec" in out
+
+
+def test_a_failing_spark_adapter_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    fake = types.ModuleType(SPARK_MODULE)
+
+    def spark_process_command(version: str, cache_dir: Path | None = None) -> list[str]:
+        raise RuntimeError(f"no JDK found for Spark {version}")
+
+    fake.spark_process_command = spark_process_command  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, SPARK_MODULE, fake)
+    status, out, err = cli("validate", "spark-dispatch", "--impl", "spark:4.0.1", "--examples", "1")
+    assert (status, out) == (2, "")
+    assert err.strip() == "yarnspec: error: --impl: spark:4.0.1: RuntimeError: no JDK found for Spark 4.0.1"
