@@ -19,6 +19,7 @@ class Comparison(enum.Enum):
 
     EXACT = "exact"
     AS_SET = "as a set"
+    EACH_AS_SET = "in order, each entry as a set"
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,10 @@ def same(reference: Any, implementation: Any, comparison: Comparison) -> bool:
     """Whether two values agree under ``comparison`` (lists compared as multisets for AS_SET)."""
     if comparison is Comparison.AS_SET and isinstance(reference, list) and isinstance(implementation, list):
         return sorted(map(_canonical, reference)) == sorted(map(_canonical, implementation))
+    if comparison is Comparison.EACH_AS_SET and isinstance(reference, list) and isinstance(implementation, list):
+        return len(reference) == len(implementation) and all(
+            same(ours, theirs, Comparison.AS_SET) for ours, theirs in zip(reference, implementation)
+        )
     return _canonical(reference) == _canonical(implementation)
 
 

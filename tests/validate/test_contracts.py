@@ -163,3 +163,31 @@ def test_the_reference_placement_meets_every_upstream_node_list() -> None:
         assert family.case_expectations(case, [wrong]) != []
         checked += 1
     assert checked >= 2
+
+
+def _placement_call(hints: int) -> "Call":
+    from yarnspec.spec.contracts.call import Call
+
+    return Call(
+        "locality_of_requested_containers",
+        {"host_to_local_task_count": [[f"host{i}", 1] for i in range(hints)], "num_containers": 1},
+    )
+
+
+def test_placement_node_order_counts_up_to_four_hint_hosts() -> None:
+    from yarnspec.spec.contracts.spark_placement import compare
+
+    ours, theirs = {"nodes": [["host0", "host1"]]}, {"nodes": [["host1", "host0"]]}
+    assert compare(_placement_call(4), ours, theirs)
+    assert compare(_placement_call(2), ours, ours) == []
+
+
+def test_placement_node_order_is_a_set_above_four_hint_hosts() -> None:
+    """Scala's immutable Map is a hash trie above four entries: the order inside a list is
+    Spark's hash order, so only the sets are compared; other differences still count."""
+    from yarnspec.spec.contracts.spark_placement import compare
+
+    ours, theirs = {"nodes": [["host0", "host1"]]}, {"nodes": [["host1", "host0"]]}
+    assert compare(_placement_call(5), ours, theirs) == []
+    assert compare(_placement_call(5), ours, {"nodes": [["host0"]]})
+    assert compare(_placement_call(5), ours, {"nodes": [["host0", "host1"], None]})
