@@ -17,6 +17,7 @@ from yarnspec.impl.errors import InputError
 from . import check as check_command
 from . import config_command, explore_command, prove_command, replay_command
 from .conformance import runner
+from .paths import BUILTIN_CASES
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -31,7 +32,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
-    outcomes = runner.run_all(args.paths)
+    paths = [*args.paths, *([BUILTIN_CASES] if args.builtin else [])]
+    if not paths:
+        raise InputError("<command line>", "conform", "give case files or folders, or --builtin for the shipped cases")
+    outcomes = runner.run_all(paths)
     if args.json:
         print(json.dumps(runner.to_json(outcomes), indent=2))
     else:
@@ -54,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     conform = sub.add_parser("conform", help="replay Hadoop's and Spark's own test cases kept as data")
-    conform.add_argument("paths", nargs="+", metavar="PATH", help="case files or folders of them")
+    conform.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders of them")
+    conform.add_argument("--builtin", action="store_true", help="also the cases shipped with yarnspec (Hadoop's intra-queue tests)")
     conform.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
     conform.add_argument("-v", "--verbose", action="store_true", help="also print warnings on explanatory keys")
     conform.set_defaults(func=_cmd_conform)

@@ -188,8 +188,11 @@ def selection_is_real(rnd: Round) -> list[Violation]:
     unless it ignores exclusivity (its label differs from its node's partition): the FIFO
     selector's first pass takes those without looking at the killable flag, as Hadoop's
     ``FifoCandidatesSelector`` does (only its per-application ``preemptFrom`` skips them).
-    Source: semantics A.2 (leaf queues), A.8 step 1 (no killable check) and steps 2b, A.10
-    (killable containers are skipped).
+    Killable containers exist only with lazy preemption: without it the policy does not read
+    the flag (Hadoop syncs killable containers only then), so the check applies under lazy
+    preemption. Source: semantics A.2 (leaf queues), A.8 step 1 (no killable check) and steps
+    2b, A.10 (killable containers are skipped); ``ProportionalCapacityPreemptionPolicy.
+    syncKillableContainersFromScheduler``.
     """
     name = "selection_is_real"
     known = {c.container_id: c for c in rnd.snapshot.containers}
@@ -204,7 +207,8 @@ def selection_is_real(rnd: Round) -> list[Violation]:
         queue = rnd.snapshot.queues[leaf_of(rnd.snapshot, original)]
         if not queue.leaf:
             found.append(Violation(name, f"{container.container_id} belongs to {queue.path}, not a leaf queue"))
-        if original.killable and original.label == rnd.snapshot.node_partition(original):
+        lazy = rnd.config.lazy_preemption_enabled
+        if lazy and original.killable and original.label == rnd.snapshot.node_partition(original):
             found.append(Violation(name, f"{container.container_id} is already killable and was selected again"))
     return found
 

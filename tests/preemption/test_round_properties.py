@@ -108,8 +108,14 @@ def test_observe_only_rounds_send_nothing(scenario: PreemptionScenario) -> None:
 
 
 @settings(max_examples=FOCUSED)
-@given(preemption_scenarios(snapshots=cluster_snapshots(killable_chance=20)))
+@given(
+    preemption_scenarios(
+        snapshots=cluster_snapshots(killable_chance=20),
+        configs=preemption_configs().map(lambda c: c.replace(lazy_preemption_enabled=True)),
+    )
+)
 def test_invariants_hold_with_containers_already_killable(scenario: PreemptionScenario) -> None:
+    """Killable containers exist under lazy preemption: the policy never selects one again."""
     check_every_round(scenario)
 
 
