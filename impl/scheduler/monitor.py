@@ -31,7 +31,7 @@ from ..preemption.result import EventType, PolicyState, RoundResult
 from ..resources import ZERO, Resource
 from .accounting import Edit
 from .environment import end_container
-from .limits import pending_considering_user_limit
+from .limits import pending_considering_user_limit, user_limit
 from .state import ContainerState, SchedulerState
 from .view import View
 from .world import World
@@ -74,6 +74,7 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
     ]
     configured = _configured_queues(world, partitions)
     figures = _queue_figures(view)
+    intra_queue = world.settings.preemption is not None and world.settings.preemption.intra_queue_enabled
     queues = [
         Queue(
             path=info.path,
@@ -88,20 +89,28 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
                     pending=figures[q][i][0],
                     pending_net_reserved=figures[q][i][1],
                     reserved=state.queues[q].reserved[i],
+                    user_limits=_user_limits(view, q, i) if intra_queue else {},
                 )
                 for i, p in enumerate(world.partitions)
             },
             preemption_disabled=configured[info.path].preemption_disabled,
             priority=configured[info.path].priority,
             max_am_percent=configured[info.path].max_am_percent,
+            intra_queue_preemption_disabled=configured[info.path].intra_queue_preemption_disabled,
+            ordering_policy=configured[info.path].ordering_policy,
+            minimum_allocation=configured[info.path].minimum_allocation,
         )
         for q, info in enumerate(world.queues)
     ]
     apps = [
-        Application(application_id(state, index), world.queues[world.apps[index].queue].path, world.apps[index].priority, world.users[world.apps[index].user][1])
+        Application(
+            application_id(state, index), world.queues[world.apps[index].queue].path, world.apps[index].priority,
+            world.users[world.apps[index].user][1],
+            tuple((p.name, app.pending[i]) for i, p in enumerate(world.partitions)) if intra_queue else (),
+        )
         for index, app in enumerate(state.apps)
         if app is not None and app.live
-    ]
+    ]  # fmt: skip
     containers = [_policy_container(world, state, c.cid) for c in state.containers]
     return ClusterSnapshot.create(partitions, nodes, queues, apps, containers)
 
@@ -176,6 +185,16 @@ def _policy_container(world: World, state: SchedulerState, cid: int) -> Containe
         reserved=container.state == ContainerState.RESERVED,
         label=world.partitions[request.partition].name,
     )
+
+
+def _user_limits(view: View, queue: int, partition: int) -> dict[str, Resource]:
+    """Each user of a leaf's applications and its limit over all users of the queue (Hadoop
+    ``getResourceLimitForAllUsers``, what the intra-queue selector reads)."""
+    world = view.world
+    if not world.queues[queue].leaf:
+        return {}
+    limit = user_limit(view, queue, partition, False, active=False)
+    return {world.users[u][1]: limit for u in view.users_with_apps[queue]}
 
 
 def _queue_figures(view: View) -> list[list[tuple[Resource, Resource]]]:
