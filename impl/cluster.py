@@ -62,6 +62,7 @@ class Container:
     ``label`` is the partition the request asked for; a container whose ``label`` differs from
     its node's partition runs there by ignoring exclusivity (non-exclusive sharing).
     ``priority`` is the container's request priority: a larger number is less important.
+    ``started_ms``: when it was allocated (logical clock; only the node-cost selector reads it).
     """
 
     container_id: ContainerId
@@ -73,6 +74,7 @@ class Container:
     reserved: bool = False
     label: str = DEFAULT_PARTITION
     killable: bool = False
+    started_ms: int = 0
 
     @property
     def app_id(self) -> int:
@@ -86,7 +88,8 @@ class Application:
 
     ``pending``: what its outstanding requests ask for, per partition, as ``(partition,
     resource)`` pairs (Hadoop ``getTotalPendingRequestsPerPartition``); only the intra-queue
-    selector reads it.
+    selector reads it. ``request_size``: one container of its largest outstanding request
+    (``ZERO`` if none; only the node-cost selector reads it).
     """
 
     app_id: int
@@ -94,6 +97,7 @@ class Application:
     priority: int = 0
     user: str = "user"
     pending: tuple[tuple[str, Resource], ...] = ()
+    request_size: Resource = ZERO
 
     def pending_at(self, partition: str) -> Resource:
         """What the application asks for in ``partition`` (``ZERO`` if nothing)."""

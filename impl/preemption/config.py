@@ -37,6 +37,8 @@ CAPACITY_RULES: tuple[GuaranteeRule, ...] = ("tiny-queue", "yarn-11073")
 GUARANTEE_RULE_KEY = "yarnspec.preemption.guarantee-rule"
 
 INTRA_QUEUE = PREFIX + "intra-queue-preemption."
+#: Not a Hadoop key: turns on seed 002's remedy, the node-cost selector (a model variant).
+NODE_COST_KEY = "yarnspec.preemption.node-cost-selector"
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ class PreemptionConfig:
     intra_queue_order: IntraQueueOrderPolicy = USERLIMIT_FIRST
     intra_queue_conservative_drf: bool = True
     lazy_preemption_enabled: bool = False
+    node_cost_selector: bool = False
     underutilized_preemption_enabled: bool = False
     variant: PolicyVariant = "hadoop-3"
     guarantees: GuaranteeRule = "effective"
@@ -194,6 +197,7 @@ _KEYS: dict[str, tuple[str, Callable[[str, str, Any], Any]]] = {
     LAZY: ("lazy_preemption_enabled", _parse_bool),
     UNDERUTILIZED: ("underutilized_preemption_enabled", _parse_bool),
     GUARANTEE_RULE_KEY: ("guarantees", _guarantee_rule),
+    NODE_COST_KEY: ("node_cost_selector", _parse_bool),
 }
 
 #: The property names this module reads, for documentation and for the configuration reader.

@@ -5,7 +5,8 @@ marks remembered from earlier rounds:
 
 1. records per queue and partition, cluster resource, round budget (semantics A.2);
 2. the selectors in pipeline order (A.3), each recomputing the ideal allocation and choosing
-   containers into one shared selection: the reserved-container selector (if enabled),
+   containers into one shared selection: seed 002's node-cost selector (a model variant, if
+   enabled, :mod:`.node_cost_selector`), the reserved-container selector (if enabled),
    the FIFO selector, the balance-after-satisfied FIFO selector (if enabled), the intra-queue
    selector (if enabled, :mod:`.intra_queue_selector`);
 3. events and marks: mark, then make killable after the selector's wait; nothing in
@@ -31,6 +32,7 @@ from .config import PREFIX, UNDERUTILIZED, VARIANTS, PreemptionConfig
 from .context import RoundContext, SelectorRun
 from .fifo_selector import select_fifo
 from .intra_queue_selector import select_intra_queue
+from .node_cost_selector import select_node_cost
 from .marks import send_events
 from .reserved_selector import select_reserved
 from ..resources import ZERO
@@ -69,6 +71,8 @@ def edit_schedule(
     ctx = RoundContext.create(snapshot, config, calc)
     budget = ctx.selection.budget
     runs: list[SelectorRun] = []
+    if config.node_cost_selector:
+        runs.append(select_node_cost(ctx, now_ms))
     if config.select_based_on_reserved_containers:
         runs.append(select_reserved(ctx))
     runs.append(select_fifo(ctx))

@@ -75,6 +75,7 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
     configured = _configured_queues(world, partitions)
     figures = _queue_figures(view)
     intra_queue = world.settings.preemption is not None and world.settings.preemption.intra_queue_enabled
+    node_cost = _node_cost(world)
     queues = [
         Queue(
             path=info.path,
@@ -106,7 +107,8 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
         Application(
             application_id(state, index), world.queues[world.apps[index].queue].path, world.apps[index].priority,
             world.users[world.apps[index].user][1],
-            tuple((p.name, app.pending[i]) for i, p in enumerate(world.partitions)) if intra_queue else (),
+            tuple((p.name, app.pending[i]) for i, p in enumerate(world.partitions)) if intra_queue or node_cost else (),
+            _request_size(world, index, app.asks) if node_cost else ZERO,
         )
         for index, app in enumerate(state.apps)
         if app is not None and app.live
@@ -136,13 +138,16 @@ def _configured_queues(world: World, partitions: list[Partition]) -> dict[str, Q
     return configured
 
 
-def _monitor_inputs(state: SchedulerState) -> Hashable:
+def _monitor_inputs(world: World, state: SchedulerState) -> Hashable:
     """Everything of ``state`` that :func:`snapshot` and the policy's memory read: which nodes
     are registered, the queue, user and application figures, the tracked containers as the
-    policy sees them (not whether they run yet, nor when they started), the clock and the
-    marks. Proposals, the sorter's order and the time stamps of earlier rounds are not read."""
+    policy sees them (not whether they run yet, nor when they started unless the node-cost
+    selector reads it), the clock and the marks. Proposals, the sorter's order and the time
+    stamps of earlier rounds are not read."""
+    timed = _node_cost(world)
     containers = tuple(
-        (c.cid, c.app, c.node, c.request, c.resource, c.state == ContainerState.RESERVED) for c in state.containers
+        (c.cid, c.app, c.node, c.request, c.resource, c.state == ContainerState.RESERVED, c.start if timed else 0)
+        for c in state.containers
     )
     live = tuple(node.live for node in state.nodes)
     return (live, state.queues, state.users, state.apps, containers, state.clock, state.marks)
@@ -155,7 +160,7 @@ def policy_round(world: World, state: SchedulerState) -> tuple[RoundResult, Mapp
     if config is None:
         raise ValueError("the world's configuration does not run the preemption monitor")
     rounds = _ROUNDS.setdefault(world, {})
-    key = _monitor_inputs(state)
+    key = _monitor_inputs(world, state)
     found = rounds.get(key)
     if found is None:
         snap = snapshot(world, state)
@@ -184,7 +189,21 @@ def _policy_container(world: World, state: SchedulerState, cid: int) -> Containe
         is_am=container.is_am,
         reserved=container.state == ContainerState.RESERVED,
         label=world.partitions[request.partition].name,
+        started_ms=container.start if _node_cost(world) else 0,
     )
+
+
+def _node_cost(world: World) -> bool:
+    """Whether the world's policy runs the node-cost selector (which reads start times and
+    request sizes)."""
+    return world.settings.preemption is not None and world.settings.preemption.node_cost_selector
+
+
+def _request_size(world: World, app: int, asks: tuple[int, ...]) -> Resource:
+    """One container of the application's largest outstanding request (what the node-cost
+    selector must make room for); ``ZERO`` when it asks for nothing."""
+    sizes = [world.apps[app].requests[r].capability for r, count in enumerate(asks) if count > 0]
+    return max(sizes, key=lambda r: r.values, default=ZERO)
 
 
 def _user_limits(view: View, queue: int, partition: int) -> dict[str, Resource]:
