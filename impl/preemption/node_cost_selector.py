@@ -14,7 +14,8 @@ factor, so a leaf's whole excess may be taken) and uses the leaves' amounts to o
 quotas. Then, for each leaf in tree order that is owed resource (its ideal above its use),
 its oldest application whose request fits on no node's free resource: on every node of the
 partition, the youngest running containers (latest start first) that fit in their leaves'
-quotas and the budget, until the request fits (:func:`~.reserved_selector.free_on_node`);
+quotas and the budget (each container using them up), until the request fits
+(:func:`~.reserved_selector.free_on_node`);
 the node with the smallest sum of ``now - started`` over those containers (ties: node order)
 is chosen and only its containers are taken.
 """
@@ -49,7 +50,7 @@ def select_node_cost(ctx: RoundContext, now_ms: int) -> SelectorRun:
         for position, (node_id, node) in enumerate(ctx.snapshot.nodes.items()):
             if node.partition != partition:
                 continue
-            found = free_on_node(ctx, _youngest_first(ctx, node_id), free[node_id], app.request_size, partition, quotas, True)
+            found = _price(ctx, node_id, free[node_id], app.request_size, partition, quotas)
             if found is None:
                 continue
             cost = sum(now_ms - c.started_ms for c in found[0])
@@ -64,6 +65,18 @@ def select_node_cost(ctx: RoundContext, now_ms: int) -> SelectorRun:
                     free[node_id] = free[node_id] + container.resource
     chosen = tuple(ctx.selection.chosen[before:])
     return SelectorRun(SelectorResult(NODE_COST, config.max_wait_before_kill_ms, ctx.targets(), chosen))
+
+
+def _price(ctx: RoundContext, node_id: str, free: Resource, wanted: Resource, partition: str, quotas: Quotas) -> tuple[tuple[Container, ...], Resource] | None:
+    """What freeing the node would take, with the quotas and the budget each container uses
+    up (so a node is priced only with what could really be taken there), leaving both as
+    they were."""
+    budget = ctx.selection.budget
+    trial = {leaf: dict(amounts) for leaf, amounts in quotas.items()}
+    try:
+        return free_on_node(ctx, _youngest_first(ctx, node_id), free, wanted, partition, trial, False)
+    finally:
+        ctx.selection.budget = budget
 
 
 def _free_by_node(ctx: RoundContext) -> dict[str, Resource]:
