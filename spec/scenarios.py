@@ -359,6 +359,12 @@ def big_container_world(reserved_selector: bool = False, continue_looking: bool 
       round frees less than the container, so this holds for any such world: the selector
       helps only where a round frees the container in total, which is
       :func:`big_container_reserved_world`.
+    * ``node-cost`` (``node_cost``: seed 002's remedy, the node-cost selector,
+      ``yarnspec.preemption.node-cost-selector``): expected **violated**, found by the
+      explorer (exhaustive). The selector frees 2 GB on one node, but the borrower reserves its
+      2 GB container on the node of its own AM (n1, 2 GB, half taken by the AM), where it can
+      never fit; the reservation counts in the borrower's use, so it is satisfied and nothing
+      more is preempted: a lasso of five steps with nothing but the clock and the monitor.
     """
     return _lender_borrower_world(
         node_gb=2, lender_am_gb=2, borrower_gb=2, per_round="0.5", natural_termination=None, max_containers=8,
@@ -388,6 +394,12 @@ def big_container_reserved_world(reserved_selector: bool = False, node_cost: boo
     * ``reserved-selector``: expected **holds** (exhaustive). In reserved mode the ideal uses
       plain pending, so B is owed up to its guarantee and A's quota is 1.5 GB; the selector
       preempts A's container on the reserved node, and the reservation is allocated there.
+    * ``node-cost`` (``node_cost``: seed 002's remedy, the node-cost selector): expected
+      **violated**, found by the explorer (exhaustive). The selector keeps choosing A's
+      youngest container on the node with 1 GB free (the cheapest place to make 2 GB), but A's
+      next container takes that free gigabyte at the node's heartbeat before the kill, so the
+      node never holds 2 GB free at once: seed 002's cycle on one node (a five-step lasso:
+      monitor, tick, A asks, the node's heartbeat gives A the gigabyte, monitor).
     """
     return _lender_borrower_world(
         node_gb=3, lender_am_gb=1, borrower_gb=2, per_round="0.25", natural_termination="1.0", max_containers=11,
@@ -576,7 +588,7 @@ def _scenarios() -> tuple[Scenario, ...]:
                 ),
                 ScenarioVariant(
                     "node-cost", {"node_cost": True}, "guarantee-progress", "violated",
-                    "the node-cost selector acts only while the request fits nowhere; once reserved, the borrower counts as satisfied",
+                    "the selector frees the node with 1 GB free, but the lender takes that gigabyte at the node's heartbeat before the kill",
                 ),
             ),
             bounds=ExploreBounds(),
