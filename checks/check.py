@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from .conformance import runner
-from .paths import default_conformance_dir
+from .paths import BUILTIN_CASES, default_conformance_dir
 from .text_table import aligned
 
 if TYPE_CHECKING:
@@ -50,10 +50,14 @@ class Suite:
     run: Callable[[argparse.Namespace], SuiteResult]
 
 
-def _conformance_suite(family: str) -> Suite:
+def _conformance_suite(family: str, shipped: bool = False) -> Suite:
+    """A row for one family of conformance cases: the shared folder's, or (``shipped``) the
+    ones shipped with the package."""
+    name = f"conformance/{family}" + (" (shipped)" if shipped else "")
+
     def run(args: argparse.Namespace) -> SuiteResult:
         started = time.perf_counter()
-        base: Path | None = args.conformance
+        base: Path | None = BUILTIN_CASES if shipped else args.conformance
         if base is not None and not base.is_dir():
             raise_missing(family, base)
         folder = base / family if base else None
@@ -67,7 +71,7 @@ def _conformance_suite(family: str) -> Suite:
             if (ids := [o.case_id for o in outcomes if o.verdict.value == verdict])
         ]
         return SuiteResult(
-            suite=f"conformance/{family}",
+            suite=name,
             kind="cases",
             total=len(outcomes),
             passed=summary.passed,
@@ -77,7 +81,7 @@ def _conformance_suite(family: str) -> Suite:
             note="; ".join(notes),
         )
 
-    return Suite(f"conformance/{family}", run)
+    return Suite(name, run)
 
 
 #: How to point ``check`` at the shared cases, said when a family has none.
@@ -205,6 +209,7 @@ def builtin_suites() -> list[Suite]:
     return [
         _conformance_suite("hadoop-preemption"),
         _conformance_suite("spark-locality"),
+        _conformance_suite("hadoop-preemption", shipped=True),
         _property_suite("properties/preemption-round", _preemption_properties),
         _property_suite("properties/scheduler-model", _scheduler_invariants),
         *(_scenario_suite(name) for name in SCENARIOS),

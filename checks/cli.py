@@ -21,6 +21,7 @@ from . import config_command, explore_command, prove_command, replay_command, sh
 from .conformance import runner
 from .validate.spark import fetch_command as spark_fetch_command
 from .validate import command as validate_command
+from .paths import BUILTIN_CASES
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -60,7 +61,10 @@ def version() -> str:
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
-    outcomes = runner.run_all(args.paths)
+    paths = [*args.paths, *([BUILTIN_CASES] if args.builtin else [])]
+    if not paths:
+        raise InputError("<command line>", "conform", "give case files or folders, or --builtin for the shipped cases")
+    outcomes = runner.run_all(paths)
     if args.json:
         print(json.dumps(runner.to_json(outcomes), indent=2))
     else:
@@ -85,7 +89,8 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=kind)
 
     conform = sub.add_parser("conform", help="replay Hadoop's and Spark's own test cases kept as data")
-    conform.add_argument("paths", nargs="+", metavar="PATH", help="case files or folders of them")
+    conform.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders of them")
+    conform.add_argument("--builtin", action="store_true", help="also the cases shipped with yarnspec (Hadoop's intra-queue tests)")
     conform.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
     conform.add_argument("-v", "--verbose", action="store_true", help="also print warnings on explanatory keys")
     conform.set_defaults(func=_cmd_conform)

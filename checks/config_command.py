@@ -23,7 +23,7 @@ from yarnspec.impl.config.build import queues_for_snapshot
 from yarnspec.impl.config.capacity import NO_LABEL, LabelCapacity, QueueConfig
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.preemption.config import PreemptionConfig
+from yarnspec.impl.preemption.config import IntraQueueOrderPolicy, PreemptionConfig
 from yarnspec.impl.resources import Resource
 
 _PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>\d+):(?P<vcores>\d+)(?::(?P<kind>exclusive|non-exclusive))?")
@@ -127,9 +127,9 @@ def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = ()) ->
     lines.append(f"  policies: {', '.join(conf.monitor_policies)}")
     active = "yes" if conf.preemption_active else "no: the monitor does not run the preemption policy"
     lines.append(f"  preemption active: {active}")
-    defaults = PreemptionConfig()
+    defaults = _settings(PreemptionConfig())
     for name, value in _settings(conf.preemption).items():
-        note = "" if value == getattr(defaults, name) else "  (set)"
+        note = "" if value == defaults[name] else "  (set)"
         lines.append(f"  {name}: {_value(value)}{note}")
     if conf.warnings:
         lines += ["", "Warnings"]
@@ -200,7 +200,9 @@ def _value(value: object) -> str:
 
 
 def _settings(config: PreemptionConfig) -> dict[str, Any]:
-    return {f.name: getattr(config, f.name) for f in fields(config)}
+    """Every setting by name; a named rule record (the intra-queue order policy) by its name."""
+    values = {f.name: getattr(config, f.name) for f in fields(config)}
+    return {name: value.name if isinstance(value, IntraQueueOrderPolicy) else value for name, value in values.items()}
 
 
 # -- JSON ------------------------------------------------------------------------------------

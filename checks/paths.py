@@ -1,4 +1,5 @@
-"""Where yarnspec finds the data it does not ship: the shared conformance cases."""
+"""Where yarnspec finds its conformance cases: the shared ones it does not ship, and the
+ones it ships as package data (``yarnspec conform --builtin``)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,8 @@ def default_conformance_dir() -> Path | None:
         if candidate.is_dir():
             return candidate
     return None
+
+
+#: Cases shipped with the package (Hadoop's intra-queue preemption tests, transcribed), laid
+#: out as the shared folder is: ``<family>/<TestClass>/<testMethod>.json``.
+BUILTIN_CASES = Path(__file__).resolve().parent / "conformance" / "cases"

@@ -62,6 +62,7 @@ class Container:
     ``label`` is the partition the request asked for; a container whose ``label`` differs from
     its node's partition runs there by ignoring exclusivity (non-exclusive sharing).
     ``priority`` is the container's request priority: a larger number is less important.
+    ``started_ms``: when it was allocated (logical clock; only the node-cost selector reads it).
     """
 
     container_id: ContainerId
@@ -73,6 +74,7 @@ class Container:
     reserved: bool = False
     label: str = DEFAULT_PARTITION
     killable: bool = False
+    started_ms: int = 0
 
     @property
     def app_id(self) -> int:
@@ -82,12 +84,27 @@ class Container:
 
 @dataclass(frozen=True)
 class Application:
-    """An application (attempt) in a leaf queue. ``priority``: YARN application priority."""
+    """An application (attempt) in a leaf queue. ``priority``: YARN application priority.
+
+    ``pending``: what its outstanding requests ask for, per partition, as ``(partition,
+    resource)`` pairs (Hadoop ``getTotalPendingRequestsPerPartition``); only the intra-queue
+    selector reads it. ``request_size``: one container of its largest outstanding request
+    (``ZERO`` if none; only the node-cost selector reads it).
+    """
 
     app_id: int
     queue: str
     priority: int = 0
     user: str = "user"
+    pending: tuple[tuple[str, Resource], ...] = ()
+    request_size: Resource = ZERO
+
+    def pending_at(self, partition: str) -> Resource:
+        """What the application asks for in ``partition`` (``ZERO`` if nothing)."""
+        for name, amount in self.pending:
+            if name == partition:
+                return amount
+        return ZERO
 
 
 @dataclass(frozen=True)
@@ -95,7 +112,7 @@ class QueuePartition:
     """A queue's figures in one partition (absolute resources).
 
     ``guaranteed`` and ``maximum`` are the effective min and max resource; ``pending`` counts
-    user limits; ``pending_net_reserved`` is the same less the queue's reserved resource (the
+    user limits; ``user_limits`` is each user's limit in this partition (intra-queue only); ``pending_net_reserved`` is the same less the queue's reserved resource (the
     harnesses differ on clamping it at 0, so it is given, not derived).
     """
 
@@ -106,6 +123,7 @@ class QueuePartition:
     pending_net_reserved: Resource = ZERO
     reserved: Resource = ZERO
     killable: Resource = ZERO
+    user_limits: Mapping[str, Resource] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -114,6 +132,13 @@ class Queue:
 
     ``leaf`` is explicit: a parent without children that may create children dynamically is
     not a leaf (semantics A.2, ``testLeafQueueNameExtraction``).
+
+    What only the intra-queue selector reads: ``intra_queue_preemption_disabled``
+    (``<queue>.intra-queue-preemption.disable_preemption``; Hadoop's
+    ``getIntraQueuePreemptionDisabled`` is that or ``preemption_disabled``), the leaf's
+    application ``ordering_policy`` (``fifo`` or ``fair``), the scheduler's
+    ``minimum_allocation``, and per partition each user's limit (``user_limits``, Hadoop
+    ``getResourceLimitForAllUsers``).
     """
 
     path: str
@@ -124,6 +149,9 @@ class Queue:
     preemption_disabled: bool = False
     priority: int = 0
     max_am_percent: float = 0.0
+    intra_queue_preemption_disabled: bool = False
+    ordering_policy: str = "fifo"
+    minimum_allocation: Resource = Resource.of(1024, 1)
 
     @property
     def name(self) -> str:

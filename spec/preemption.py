@@ -24,6 +24,7 @@ from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ROOT, ClusterSnapshot, Container, ContainerId
 from yarnspec.impl.preemption.config import VARIANTS, PolicyVariant, PreemptionConfig
 from yarnspec.impl.preemption.result import EventType, PolicyState, RoundResult, SelectorResult
+from yarnspec.impl.preemption.intra_queue_selector import INTRA_QUEUE
 from yarnspec.impl.resources import ZERO, Resource, f32, total
 
 
@@ -188,8 +189,11 @@ def selection_is_real(rnd: Round) -> list[Violation]:
     unless it ignores exclusivity (its label differs from its node's partition): the FIFO
     selector's first pass takes those without looking at the killable flag, as Hadoop's
     ``FifoCandidatesSelector`` does (only its per-application ``preemptFrom`` skips them).
-    Source: semantics A.2 (leaf queues), A.8 step 1 (no killable check) and steps 2b, A.10
-    (killable containers are skipped).
+    Killable containers exist only with lazy preemption: without it the policy does not read
+    the flag (Hadoop syncs killable containers only then), so the check applies under lazy
+    preemption. Source: semantics A.2 (leaf queues), A.8 step 1 (no killable check) and steps
+    2b, A.10 (killable containers are skipped); ``ProportionalCapacityPreemptionPolicy.
+    syncKillableContainersFromScheduler``.
     """
     name = "selection_is_real"
     known = {c.container_id: c for c in rnd.snapshot.containers}
@@ -204,7 +208,8 @@ def selection_is_real(rnd: Round) -> list[Violation]:
         queue = rnd.snapshot.queues[leaf_of(rnd.snapshot, original)]
         if not queue.leaf:
             found.append(Violation(name, f"{container.container_id} belongs to {queue.path}, not a leaf queue"))
-        if original.killable and original.label == rnd.snapshot.node_partition(original):
+        lazy = rnd.config.lazy_preemption_enabled
+        if lazy and original.killable and original.label == rnd.snapshot.node_partition(original):
             found.append(Violation(name, f"{container.container_id} is already killable and was selected again"))
     return found
 
@@ -258,12 +263,18 @@ def guarantee_floor(rnd: Round) -> list[Violation]:
     is strictly larger than the container (A.9), so across selectors a queue may lose one more
     container (``testPreemptionToBalanceWithVcoreResource``: 21 taken for a target of 20). The
     ``hadoop-2.7.3`` variant keeps only the ideal (seed 002: ``current - idealAssigned``).
+    The intra-queue selector is not bound by it: it moves resource between the applications of
+    one queue, whatever the queue's own guarantee (``IntraQueueCandidatesSelector``; its bound
+    is the queue's ``max-allowable-limit``, ``testSimpleIntraQueuePreemption`` takes from a
+    queue below its guarantee).
     """
     name = "guarantee_floor"
     snapshot, calc = rnd.snapshot, rnd.calculator
     factor = rnd.config.natural_termination_factor
     found: list[Violation] = []
     for selector in rnd.result.selectors:
+        if selector.name == INTRA_QUEUE:
+            continue
         for (queue, partition), taken in _grouped_by_queue_partition(snapshot, selector.selected).items():
             figures = snapshot.queues[queue].at(partition)
             parent = snapshot.queues[queue].parent or ROOT

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.preemption.config import NODE_COST_KEY
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import Action, kind
 from yarnspec.impl.scheduler.state import SchedulerState
@@ -317,7 +318,7 @@ def no_leak_world(commit: CommitCheck = "yarn-8127") -> World:
     return build_world(conf, [PartitionSpec("")], nodes, apps, Variants(commit), bounds)
 
 
-def big_container_world(reserved_selector: bool = False, continue_looking: bool = True) -> World:
+def big_container_world(reserved_selector: bool = False, continue_looking: bool = True, node_cost: bool = False) -> World:
     """Seed 002's small cluster and large container, scaled down (the second world of
     ``big-container-livelock``; the story starts from the scenario's setup).
 
@@ -358,14 +359,20 @@ def big_container_world(reserved_selector: bool = False, continue_looking: bool 
       round frees less than the container, so this holds for any such world: the selector
       helps only where a round frees the container in total, which is
       :func:`big_container_reserved_world`.
+    * ``node-cost`` (``node_cost``: seed 002's remedy, the node-cost selector,
+      ``yarnspec.preemption.node-cost-selector``): expected **violated**, found by the
+      explorer (exhaustive). The selector frees 2 GB on one node, but the borrower reserves its
+      2 GB container on the node of its own AM (n1, 2 GB, half taken by the AM), where it can
+      never fit; the reservation counts in the borrower's use, so it is satisfied and nothing
+      more is preempted: a lasso of five steps with nothing but the clock and the monitor.
     """
     return _lender_borrower_world(
         node_gb=2, lender_am_gb=2, borrower_gb=2, per_round="0.5", natural_termination=None, max_containers=8,
-        reserved_selector=reserved_selector, continue_looking=continue_looking,
+        reserved_selector=reserved_selector, continue_looking=continue_looking, node_cost=node_cost,
     )  # fmt: skip
 
 
-def big_container_reserved_world(reserved_selector: bool = False) -> World:
+def big_container_reserved_world(reserved_selector: bool = False, node_cost: bool = False) -> World:
     """Seed 002's large container where one round frees it in total, but spread over the nodes:
     the case the reserved-container selector (YARN-4390) was written for (``big-container-reserved``).
 
@@ -387,16 +394,22 @@ def big_container_reserved_world(reserved_selector: bool = False) -> World:
     * ``reserved-selector``: expected **holds** (exhaustive). In reserved mode the ideal uses
       plain pending, so B is owed up to its guarantee and A's quota is 1.5 GB; the selector
       preempts A's container on the reserved node, and the reservation is allocated there.
+    * ``node-cost`` (``node_cost``: seed 002's remedy, the node-cost selector): expected
+      **violated**, found by the explorer (exhaustive). The selector keeps choosing A's
+      youngest container on the node with 1 GB free (the cheapest place to make 2 GB), but A's
+      next container takes that free gigabyte at the node's heartbeat before the kill, so the
+      node never holds 2 GB free at once: seed 002's cycle on one node (a five-step lasso:
+      monitor, tick, A asks, the node's heartbeat gives A the gigabyte, monitor).
     """
     return _lender_borrower_world(
         node_gb=3, lender_am_gb=1, borrower_gb=2, per_round="0.25", natural_termination="1.0", max_containers=11,
-        reserved_selector=reserved_selector, continue_looking=True,
+        reserved_selector=reserved_selector, continue_looking=True, node_cost=node_cost,
     )  # fmt: skip
 
 
 def _lender_borrower_world(
     node_gb: int, lender_am_gb: int, borrower_gb: int, per_round: str, natural_termination: str | None,
-    max_containers: int, reserved_selector: bool, continue_looking: bool,
+    max_containers: int, reserved_selector: bool, continue_looking: bool, node_cost: bool = False,
 ) -> World:  # fmt: skip
     """Seed 002's two queues on three nodes of ``node_gb``: A (the lender, 1 GB containers)
     and B (the borrower, a 1 GB AM and one ``borrower_gb`` container), 50% each, the monitor
@@ -419,6 +432,8 @@ def _lender_borrower_world(
         props[PREEMPTION + "natural_termination_factor"] = natural_termination
     if reserved_selector:
         props[PREEMPTION + "select_based_on_reserved_containers"] = "true"
+    if node_cost:
+        props[NODE_COST_KEY] = "true"
     if not continue_looking:
         props[CONTINUE_LOOKING_KEY] = "false"
     one_gb = Resource.of(1024, 1)
@@ -547,6 +562,10 @@ def _scenarios() -> tuple[Scenario, ...]:
                     "reserved-selector", {"reserved_selector": True}, "guarantee-progress", "violated",
                     "the borrower never gets a reservation to preempt for: its headroom is the cluster's free space, short of its container",
                 ),
+                ScenarioVariant(
+                    "node-cost", {"node_cost": True}, "guarantee-progress", "violated",
+                    "seed 002's remedy frees 2 GB on one node, but the borrower reserves on its AM's node, where 2 GB never fit, and is then satisfied",
+                ),
             ),
             bounds=ExploreBounds(),
             fast=ExploreBounds(),
@@ -566,6 +585,10 @@ def _scenarios() -> tuple[Scenario, ...]:
                 ScenarioVariant(
                     "reserved-selector", {"reserved_selector": True}, "guarantee-progress", "holds",
                     "the selector preempts the lender's container on the reserved node and the reservation is allocated there",
+                ),
+                ScenarioVariant(
+                    "node-cost", {"node_cost": True}, "guarantee-progress", "violated",
+                    "the selector frees the node with 1 GB free, but the lender takes that gigabyte at the node's heartbeat before the kill",
                 ),
             ),
             bounds=ExploreBounds(),

@@ -143,3 +143,31 @@ def explicit_disable_preemption(conf: Mapping[str, Any], queue_path: str) -> boo
     if key not in conf:
         return None
     return as_flag(conf[key], conf_place(key))
+
+
+def intra_queue_disable_key(queue_path: str) -> str:
+    """The property that disables intra-queue preemption for one queue path."""
+    return f"{DISABLE_PREEMPTION_PREFIX}{queue_path}.intra-queue-preemption{DISABLE_PREEMPTION_SUFFIX}"
+
+
+def explicit_intra_queue_disable(conf: Mapping[str, Any], queue_path: str) -> bool | None:
+    """The queue's own ``intra-queue-preemption.disable_preemption`` setting, or ``None``."""
+    key = intra_queue_disable_key(queue_path)
+    if key not in conf:
+        return None
+    return as_flag(conf[key], conf_place(key))
+
+
+def ordering_policy_key(queue_name: str) -> str:
+    """The property the harness reads a leaf's application ordering policy from: the root's
+    child of that short name (``ProportionalCapacityPreemptionPolicyMockFramework`` builds
+    ``yarn.scheduler.capacity.root.<name>.ordering-policy``)."""
+    return f"{DISABLE_PREEMPTION_PREFIX}root.{queue_name}.ordering-policy"
+
+
+def ordering_policy(conf: Mapping[str, Any], queue_name: str) -> str:
+    """``fair`` when the harness would install a fair ordering policy for the leaf, else
+    ``fifo`` (the harness's default and anything else it does not recognise)."""
+    key = ordering_policy_key(queue_name)
+    value = as_str(conf[key], conf_place(key)).strip() if key in conf else "fifo"
+    return "fair" if value == "fair" else "fifo"

@@ -37,6 +37,8 @@ from .case_fields import (
     child,
     conf_place,
     disable_preemption_key,
+    intra_queue_disable_key,
+    ordering_policy_key,
     reject_unknown_keys,
     required,
 )
@@ -61,6 +63,8 @@ STATE_FIELDS: Mapping[str, str] = {
 _TOP_KEYS = ("id", "source", "notation", "resource_calculator", "conf", "conf_from_harness", "input", "rounds")
 _ROUND_KEYS = (
     "clock_ms",
+    "rebuild",
+    "update_queues_config",
     "phase",
     "conf_change",
     "expect",
@@ -160,6 +164,8 @@ class RoundSpec:
     place: str
     clock_ms: int | None
     conf_change: Mapping[str, Any]
+    rebuild: Mapping[str, Any]
+    update_queues_config: str | None
     expectations: tuple[EventExpectation, ...]
     state_asserts: tuple[StateAssertion, ...]
     parser_asserts: Mapping[str, Any] | None
@@ -255,6 +261,10 @@ def _read_round(raw: Any, place: str, notation: str) -> RoundSpec:
     state_place = child(place, "state_asserts")
     state = tuple(_read_state_assertion(entry, child(state_place, i)) for i, entry in enumerate(as_list(spec.get("state_asserts", []), state_place)))
     conf_change = as_object(spec.get("conf_change", {}), child(place, "conf_change"))
+    rebuild = as_object(spec.get("rebuild", {}), child(place, "rebuild"))
+    new_queues = as_str(spec["update_queues_config"], child(place, "update_queues_config")) if "update_queues_config" in spec else None
+    if (rebuild or new_queues is not None) and notation != "mockframework":
+        raise CaseFormatError(place, "rebuild and update_queues_config belong to mockframework cases")
     parser = validate_parser_asserts(spec["parser_asserts"], child(place, "parser_asserts")) if "parser_asserts" in spec else None
     order = None
     if "sorted_order" in spec:
@@ -267,7 +277,7 @@ def _read_round(raw: Any, place: str, notation: str) -> RoundSpec:
         raise CaseFormatError(place, "a unit case runs no policy round: it can only have sorted_order and other_asserts")
     if notation != "unit" and order is not None:
         raise CaseFormatError(child(place, "sorted_order"), "sorted_order belongs to unit cases")
-    return RoundSpec(place, clock, conf_change, expectations, state, parser, order, prose)
+    return RoundSpec(place, clock, conf_change, rebuild, new_queues, expectations, state, parser, order, prose)
 
 
 def _read_expectation(raw: Any, place: str, notation: str, cumulative: bool) -> EventExpectation:
@@ -336,20 +346,26 @@ class _Replay:
         self.calc = calc
         self.rounds = rounds
         self.report = _Report()
-        self.history: list[tuple[PreemptionEvent, ...]] = []
+        self.history: list[tuple[tuple[PreemptionEvent, str], ...]] = []
+        self.known_apps: set[int] = set()
         self.cluster = self._parse(check_derived=True)
         self.config = self._config({})
 
-    def _parse(self, check_derived: bool = False) -> ParsedCluster:
+    def _parse(self, check_derived: bool = False, place: str = "input") -> ParsedCluster:
         """The input under the configuration in force; the first time, a qdata case's
         ``derived`` section is compared with the parse (warnings)."""
+        parsed = self._parse_input(check_derived, place)
+        self.known_apps.update(parsed.snapshot.apps)
+        return parsed
+
+    def _parse_input(self, check_derived: bool, place: str) -> ParsedCluster:
         if self.notation == "qdata":
             parsed = qdata.parse_qdata(self.raw_input, self.conf, self.calc)
             derived = self.raw_input.get("derived") if isinstance(self.raw_input, dict) else None
             if check_derived and derived is not None:
                 self.report.warnings.extend(qdata.derived_mismatches(parsed, derived))
             return parsed
-        return mockframework.parse_mockframework(self.raw_input, self.conf)
+        return mockframework.parse_mockframework(self.raw_input, self.conf, place, calc=self.calc)
 
     def _config(self, changed_at: Mapping[str, str]) -> PreemptionConfig:
         """The policy settings of the configuration in force; a bad value is a format error at
@@ -369,6 +385,16 @@ class _Replay:
                 changed_at = {key: conf_place(key, child(spec.place, "conf_change")) for key in spec.conf_change}
                 self.config = self._config(changed_at)
                 self.cluster = self._parse()  # disable_preemption flags may have changed
+            if spec.rebuild:
+                # buildEnv again: a new input and a new policy (its marks start afresh)
+                self.raw_input = {**as_object(self.raw_input, "input"), **spec.rebuild}
+                self.cluster = self._parse(place=child(spec.place, "rebuild"))
+                state = None
+            if spec.update_queues_config is not None:
+                # updateQueueConfig: a new queue tree whose leaves hold no application yet
+                changed = {"queuesConfig": spec.update_queues_config, "appsConfig": ""}
+                self.raw_input = {**as_object(self.raw_input, "input"), **changed}
+                self.cluster = self._parse(place=child(spec.place, "update_queues_config"))
             clock = spec.clock_ms if spec.clock_ms is not None else clock
             if spec.parser_asserts:
                 check_parser_asserts(spec.parser_asserts, self.cluster.snapshot, self.calc, child(spec.place, "parser_asserts"))
@@ -376,7 +402,8 @@ class _Replay:
             if spec.runs_policy:
                 result = self._edit_schedule(spec.place, clock, state)
                 state = result.state
-            self.history.append(result.events if result else ())
+            events = result.events if result else ()
+            self.history.append(tuple((e, self.cluster.queue_string(e.container)) for e in events))
             for expectation in spec.expectations:
                 self._check_events(expectation)
             for assertion in spec.state_asserts:
@@ -403,10 +430,10 @@ class _Replay:
             self.report.warnings.append(
                 f"{child(expectation.place, 'app_id')}: the case says {declared}, but {expectation.app_written} is application {expectation.app} (counted as {expectation.app})"
             )
-        if expectation.app is not None and expectation.app not in snapshot.apps:
+        if expectation.app is not None and expectation.app not in self.known_apps:
             self.report.warnings.append(f"{expectation.place}: {expectation.app_label} is not in the input, so its count is 0")
-        events: Iterable[PreemptionEvent] = chain.from_iterable(self.history) if expectation.cumulative else self.history[-1]
-        actual = sum(1 for e in events if expectation.matches(e, self.cluster.queue_string(e.container)))
+        events: Iterable[tuple[PreemptionEvent, str]] = chain.from_iterable(self.history) if expectation.cumulative else self.history[-1]
+        actual = sum(1 for e, queue in events if expectation.matches(e, queue))
         if actual == expectation.count:
             return
         mismatch = ExpectationMismatch(expectation.place, expectation.count, actual, expectation.description)
@@ -432,7 +459,9 @@ class _Replay:
     def _note_unread_conf(self) -> None:
         """A configuration key that neither the policy settings nor the parsers read is a
         warning: the case may depend on something the model ignores."""
-        read = set(KNOWN_KEYS) | {CALCULATOR_KEY} | {disable_preemption_key(path) for path in self.cluster.snapshot.queues}
+        queues = self.cluster.snapshot.queues
+        read = set(KNOWN_KEYS) | {CALCULATOR_KEY} | {disable_preemption_key(path) for path in queues}
+        read |= {intra_queue_disable_key(path) for path in queues} | {ordering_policy_key(q.name) for q in queues.values()}
         for key in self.conf:
             if key not in read:
                 self.report.warnings.append(f"{conf_place(key)}: not read by the model")

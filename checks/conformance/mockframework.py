@@ -26,6 +26,7 @@ from yarnspec.impl.cluster import (
     Queue,
     QueuePartition,
 )
+from yarnspec.impl.calculator import ResourceCalculator, calculator
 from yarnspec.impl.resources import MEMORY, VCORES, ZERO, Resource, ResourceTypes
 
 from .case_fields import (
@@ -34,15 +35,21 @@ from .case_fields import (
     as_str,
     child,
     explicit_disable_preemption,
+    explicit_intra_queue_disable,
+    ordering_policy,
     reject_unknown_keys,
     required,
 )
+from .mock_users import user_limit_stubs, with_user_limits
 from .outcome import CaseFormatError, Unsupported
 
 STRING_FIELDS = ("labelsConfig", "nodesConfig", "queuesConfig", "appsConfig")
 _TYPE_KEYS = ("resource_types", "extra_resource_types")
-#: Inputs that only intra-queue preemption reads (which the model does not cover): accepted.
-_INTRA_QUEUE_PREFIX = "user_limit_stub_for_"
+#: ``user_limit_stub_for_<queue>``: a test that stubs ``getResourceLimitForAllUsers`` of one
+#: leaf; the value is a resource, optionally followed by a comment (``"20480:20 (...)"``).
+USER_LIMIT_STUB_PREFIX = "user_limit_stub_for_"
+#: The harness's ``getMinimumAllocation`` of every leaf queue.
+HARNESS_MINIMUM_ALLOCATION = Resource.of(1, 1)
 
 _QUEUE_EXPRESSION = re.compile(r"(?P<dashes>-*)(?P<name>[^\s(){}\[\],;=.\-][^\s(){}\[\],;=.]*)\((?P<partitions>.*?)\)(?:\{(?P<options>.*)\})?")
 _PARTITION_ENTRY = re.compile(r"\s*(?P<label>[^\s=\[\],]*)\s*=\s*\[(?P<values>[^\[\]]*)\]\s*")
@@ -117,17 +124,22 @@ def parse_resource(text: str, types: ResourceTypes) -> Resource:
     return Resource.of(*values)
 
 
-def parse_mockframework(data: Any, conf: Mapping[str, Any], place: str = "input") -> MockCluster:
-    """Build the snapshot of a string-notation case's ``input`` under the case's ``conf``."""
+def parse_mockframework(
+    data: Any, conf: Mapping[str, Any], place: str = "input", calc: ResourceCalculator | None = None
+) -> MockCluster:
+    """Build the snapshot of a string-notation case's ``input`` under the case's ``conf``;
+    ``calc`` is the harness's calculator (it sets the users' limits, :mod:`.mock_users`)."""
     data = as_object(data, place)
-    accepted = [*STRING_FIELDS, *_TYPE_KEYS, *(k for k in data if k.startswith(_INTRA_QUEUE_PREFIX))]
+    accepted = [*STRING_FIELDS, *_TYPE_KEYS, *(k for k in data if k.startswith(USER_LIMIT_STUB_PREFIX))]
     reject_unknown_keys(data, accepted, place)
     texts = {name: as_str(required(data, name, place), child(place, name)) for name in STRING_FIELDS}
     types = resource_types(data, place)
     partitions = _partitions(_Expressions("labelsConfig", texts["labelsConfig"], place), types)
     nodes = _nodes(_Expressions("nodesConfig", texts["nodesConfig"], place), types, partitions)
     queues = _queues(_Expressions("queuesConfig", texts["queuesConfig"], place), types, partitions, conf)
-    apps, containers, tokens = _apps(_Expressions("appsConfig", texts["appsConfig"], place), types, partitions, nodes, queues)
+    apps, containers, tokens, percent = _apps(_Expressions("appsConfig", texts["appsConfig"], place), types, partitions, nodes, queues)
+    stubs = user_limit_stubs(data, USER_LIMIT_STUB_PREFIX, types, queues, place)
+    queues = with_user_limits(queues, apps, partitions, percent, stubs, calc or calculator("default"))
     try:
         snapshot = ClusterSnapshot.create(list(partitions.values()), list(nodes.values()), queues, apps, containers, types)
     except ValueError as exc:
@@ -235,6 +247,9 @@ def _queues(exprs: _Expressions, types: ResourceTypes, partitions: Mapping[str, 
                 partitions=line.partitions,
                 preemption_disabled=disabled,
                 priority=int(line.options.get("priority", "0")),
+                intra_queue_preemption_disabled=explicit_intra_queue_disable(conf, paths[position]) or False,
+                ordering_policy=ordering_policy(conf, line.name),
+                minimum_allocation=HARNESS_MINIMUM_ALLOCATION,
             )
         )
     return queues
@@ -325,16 +340,24 @@ def _apps(
     partitions: Mapping[str, Partition],
     nodes: Mapping[str, Node],
     queues: Sequence[Queue],
-) -> tuple[list[Application], list[Container], dict[int, str]]:
-    """C.4: ``queueToken<TAB>(spec)(spec)...`` per application, numbered 1, 2, ... Each spec is
-    ``(priority,resource,host,label,repeat,reserved[,pending[,user]])``; container numbers run
-    from 1 over the application's specs and container 1 is the AM; the application's priority
-    is its last spec's."""
+) -> tuple[list[Application], list[Container], dict[int, str], int | None]:
+    """C.4: ``queueToken<TAB>(spec)(spec)...[<TAB>percent]`` per application, numbered 1, 2,
+    ... Each spec is ``(priority,resource,host,label,repeat,reserved[,pending[,user]])``;
+    container numbers run from 1 over the application's specs and container 1 is the AM; the
+    application's priority is its last spec's, its pending the sum of its specs' pending,
+    asked in the last spec's label. The optional third field of the first application that
+    has one is the harness's user-limit percent (returned last, ``None`` without)."""
     apps: list[Application] = []
     containers: list[Container] = []
     tokens: dict[int, str] = {}
+    percent: int | None = None
     for index, text in exprs.items:
         token, tab, specs = text.partition("\t")
+        specs, _, third = specs.partition("\t")
+        if third.strip() and percent is None:
+            if not third.strip().isdigit() or int(third) == 0:
+                raise exprs.error(index, text, f"the user-limit percent after the second TAB must be a whole number > 0, found {third.strip()!r}")
+            percent = int(third)
         token = token.strip()
         if not tab or not token:
             raise exprs.error(index, text, "expected the queue, a TAB, then '(spec)(spec)...'")
@@ -345,6 +368,8 @@ def _apps(
         priority = 0
         user = "user"
         number = 0
+        pending = ZERO
+        label = ""
         for spec_text in _SPEC.findall(specs):
             spec = _ContainerSpec.parse(exprs, index, text, spec_text, types, partitions, nodes)
             for _ in range(spec.repeat):
@@ -363,15 +388,17 @@ def _apps(
                 )
             priority = spec.priority
             user = spec.user or user
-        apps.append(Application(app_id, queue.path, priority, user))
+            pending = pending + spec.pending
+            label = spec.label
+        apps.append(Application(app_id, queue.path, priority, user, ((label, pending),)))
         tokens[app_id] = token
-    return apps, containers, tokens
+    return apps, containers, tokens, percent
 
 
 @dataclass(frozen=True)
 class _ContainerSpec:
     """One ``(priority,resource,host,label,repeat,reserved[,pending[,user]])``. The pending
-    amount only matters to intra-queue preemption; it is checked, not kept."""
+    amount only matters to intra-queue preemption."""
 
     priority: int
     resource: Resource
@@ -380,6 +407,7 @@ class _ContainerSpec:
     repeat: int
     reserved: bool
     user: str | None
+    pending: Resource
 
     @staticmethod
     def parse(
@@ -411,10 +439,9 @@ class _ContainerSpec:
             raise fault(f"reserved must be true or false, found {reserved!r}")
         try:
             size = parse_resource(resource, types)
-            if len(fields) > 6:
-                parse_resource(fields[6], types)
+            pending = parse_resource(fields[6], types) if len(fields) > 6 else ZERO
         except ValueError as exc:
             raise fault(str(exc)) from None
         user = fields[7] if len(fields) > 7 and fields[7] else None
-        return _ContainerSpec(int(priority), size, host, label, int(repeat), reserved.lower() == "true", user)
+        return _ContainerSpec(int(priority), size, host, label, int(repeat), reserved.lower() == "true", user, pending)
 

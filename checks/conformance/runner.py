@@ -32,6 +32,7 @@ FAMILY_MODULES: dict[tuple[str, str], str] = {
     ("notation", "qdata"): f"{_PKG}.hadoop",
     ("notation", "mockframework"): f"{_PKG}.hadoop",
     ("notation", "unit"): f"{_PKG}.hadoop",
+    ("notation", "superior"): f"{_PKG}.superior_case",
     ("kind", "placement"): f"{_PKG}.spark_placement",
     ("kind", "allocator"): f"{_PKG}.spark_allocator",
     ("kind", "taskset"): f"{_PKG}.spark_taskset",

@@ -63,6 +63,9 @@ def queues_for_snapshot(conf: SchedulerConfiguration, partitions: Sequence[Parti
                 preemption_disabled=conf.preemption_disabled(queue.path),
                 priority=conf.relative_priority(queue.path),
                 max_am_percent=queue.max_am_percent,
+                intra_queue_preemption_disabled=conf.intra_queue_preemption_disabled(queue.path),
+                ordering_policy=queue.ordering_policy,
+                minimum_allocation=conf.allocation.minimum,
             )
         )
     return queues

@@ -80,6 +80,7 @@ _QUEUE_SETTINGS = frozenset(
         "disable_preemption", "priority", "maximum-am-resource-percent", "minimum-user-limit-percent",
         "user-limit-factor", "state", "ordering-policy", "maximum-applications", "acl_submit_applications",
         "acl_administer_queue", "allow-zero-capacity-sum", "auto-create-child-queue",
+        "intra-queue-preemption",
     }
 )  # fmt: skip
 _TEMPLATE_WORDS = frozenset({"leaf-queue-template", "auto-queue-creation-v2"})

@@ -22,6 +22,10 @@ from ..errors import InputError
 from ..preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
 from ..preemption.config import PolicyVariant, PreemptionConfig
 from ..resources import Resource
+from .capacity import queue_key
+
+#: The per-queue setting that turns intra-queue preemption off for a queue and its children.
+INTRA_QUEUE_DISABLE = "intra-queue-preemption.disable_preemption"
 from .capacity import PREFIX, ROOT, QueueTree, read_queue_tree
 from .hadoop_xml import ConfigurationFile, HadoopConfiguration, read_configuration_file
 
@@ -84,6 +88,21 @@ class SchedulerConfiguration:
         non-preemptable while the scheduler monitor is off, else the queue's own (inherited)
         ``disable_preemption`` decides."""
         return not self.monitor_enabled or self.queues[path].disable_preemption
+
+    def intra_queue_preemption_disabled(self, path: str) -> bool:
+        """Whether intra-queue preemption is off for the queue (Hadoop
+        ``AbstractCSQueue.isIntraQueueHierarchyPreemptionDisabled``): always while the
+        monitor or intra-queue preemption is off, else the nearest explicit
+        ``<path>.intra-queue-preemption.disable_preemption`` up the tree (default false)."""
+        if not self.monitor_enabled or not self.preemption.intra_queue_enabled:
+            return True
+        current: str | None = path
+        while current is not None:
+            key = queue_key(current, INTRA_QUEUE_DISABLE)
+            if self.properties.get_trimmed(key) is not None:
+                return self.properties.get_bool(key, False)
+            current = self.queues[current].parent
+        return False
 
     def relative_priority(self, path: str) -> int:
         """The priority the policy compares (semantics A.2): the queue's priority when its

@@ -36,6 +36,41 @@ CAPACITY_RULES: tuple[GuaranteeRule, ...] = ("tiny-queue", "yarn-11073")
 #: variant, like the calculator class), so a written case can replay YARN-11073.
 GUARANTEE_RULE_KEY = "yarnspec.preemption.guarantee-rule"
 
+INTRA_QUEUE = PREFIX + "intra-queue-preemption."
+#: Not a Hadoop key: turns on seed 002's remedy, the node-cost selector (a model variant).
+NODE_COST_KEY = "yarnspec.preemption.node-cost-selector"
+
+
+@dataclass(frozen=True)
+class IntraQueueOrderPolicy:
+    """How the intra-queue selector weighs user limits against application priorities
+    (``intra-queue-preemption.preemption-order-policy``; Hadoop
+    ``ProportionalCapacityPreemptionPolicy.IntraQueuePreemptionOrderPolicy``).
+
+    ``userlimit_first`` (the default) sets every rule; ``priority_first`` none:
+
+    * ``spare_users_within_limit``: a higher-priority application of another user may not take
+      from a user who has not reached its user limit (``validateOutSameAppPriorityFromDemand``);
+    * ``keep_user_limit``: a container is skipped once taking it would bring its user to or
+      below its user limit, and the user's rolling usage drops with each container taken
+      (``skipContainerBasedOnIntraQueuePolicy``, ``preemptFromLeastStarvedApp``);
+    * ``keep_minimum_allocation``: one minimum allocation of each application is left out of
+      what may be taken from it (``calculateToBePreemptedResourcePerApp``);
+    * ``fair_ordering``: in a queue whose ordering policy is ``fair``, applications are ordered
+      by their user's use, least first (``TAFairOrderingComparator``) instead of by priority.
+    """
+
+    name: str
+    spare_users_within_limit: bool
+    keep_user_limit: bool
+    keep_minimum_allocation: bool
+    fair_ordering: bool
+
+
+USERLIMIT_FIRST = IntraQueueOrderPolicy("userlimit_first", True, True, True, True)
+PRIORITY_FIRST = IntraQueueOrderPolicy("priority_first", False, False, False, False)
+INTRA_QUEUE_ORDER_POLICIES: tuple[IntraQueueOrderPolicy, ...] = (USERLIMIT_FIRST, PRIORITY_FIRST)
+
 
 @dataclass(frozen=True)
 class PreemptionConfig:
@@ -53,7 +88,12 @@ class PreemptionConfig:
     preemption_to_balance_max_wait_ms: int = 300000
     conservative_drf: bool = False
     intra_queue_enabled: bool = False
+    intra_queue_minimum_threshold: float = 0.5
+    intra_queue_max_allowable_limit: float = 0.2
+    intra_queue_order: IntraQueueOrderPolicy = USERLIMIT_FIRST
+    intra_queue_conservative_drf: bool = True
     lazy_preemption_enabled: bool = False
+    node_cost_selector: bool = False
     underutilized_preemption_enabled: bool = False
     variant: PolicyVariant = "hadoop-3"
     guarantees: GuaranteeRule = "effective"
@@ -104,6 +144,15 @@ def _guarantee_rule(source: str, key: str, raw: Any) -> GuaranteeRule:
     raise InputError(source, key, f"expected one of {', '.join(GUARANTEE_RULES)}, found {raw!r}")
 
 
+def _order_policy(source: str, key: str, raw: Any) -> IntraQueueOrderPolicy:
+    text = str(raw).strip().lower()
+    for policy in INTRA_QUEUE_ORDER_POLICIES:
+        if text == policy.name:
+            return policy
+    known = ", ".join(p.name for p in INTRA_QUEUE_ORDER_POLICIES)
+    raise InputError(source, key, f"expected one of {known}, found {raw!r}")
+
+
 def _millis(source: str, key: str, raw: Any) -> int:
     value = _parse_number(source, key, raw)
     if value < 0 or value != int(value):
@@ -140,10 +189,15 @@ _KEYS: dict[str, tuple[str, Callable[[str, str, Any], Any]]] = {
         _millis,
     ),
     PREFIX + "conservative-drf": ("conservative_drf", _parse_bool),
-    PREFIX + "intra-queue-preemption.enabled": ("intra_queue_enabled", _parse_bool),
+    INTRA_QUEUE + "enabled": ("intra_queue_enabled", _parse_bool),
+    INTRA_QUEUE + "minimum-threshold": ("intra_queue_minimum_threshold", _fraction(low_open=False)),
+    INTRA_QUEUE + "max-allowable-limit": ("intra_queue_max_allowable_limit", _fraction(low_open=False)),
+    INTRA_QUEUE + "preemption-order-policy": ("intra_queue_order", _order_policy),
+    INTRA_QUEUE + "conservative-drf": ("intra_queue_conservative_drf", _parse_bool),
     LAZY: ("lazy_preemption_enabled", _parse_bool),
     UNDERUTILIZED: ("underutilized_preemption_enabled", _parse_bool),
     GUARANTEE_RULE_KEY: ("guarantees", _guarantee_rule),
+    NODE_COST_KEY: ("node_cost_selector", _parse_bool),
 }
 
 #: The property names this module reads, for documentation and for the configuration reader.

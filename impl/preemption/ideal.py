@@ -62,7 +62,8 @@ def compute_ideal_allocation(
     """Set extras, ``ideal`` and ``to_be_preempted`` on every record of every partition.
 
     ``budget`` is what is left of the round's preemption allowance when the selector starts;
-    it scales each level's targets (A.6).
+    it scales each level's targets (A.6). Every queue the fixpoint finds under-served is added
+    to its tree's ``underserved`` list (:func:`fixpoint`).
     """
     for tree in trees:
         update_extras(tree.root, calc, mode.variant)
@@ -71,11 +72,13 @@ def compute_ideal_allocation(
         while stack:
             parent = stack.pop()
             if parent.children:
-                distribute(parent, calc, budget, mode)
+                distribute(parent, calc, budget, mode, tree.underserved)
                 stack.extend(reversed(parent.children))
 
 
-def distribute(parent: TempQueue, calc: ResourceCalculator, budget: Resource, mode: IdealMode) -> None:
+def distribute(
+    parent: TempQueue, calc: ResourceCalculator, budget: Resource, mode: IdealMode, underserved: dict[str, None] | None = None
+) -> None:
     """Share ``parent.ideal`` among its children and set their targets (A.5 steps 1-4).
 
     Every comparison uses ``parent.ideal`` as reference. The zero-guarantee pass only runs if
@@ -86,9 +89,9 @@ def distribute(parent: TempQueue, calc: ResourceCalculator, budget: Resource, mo
     zero = ZERO.padded(len(reference))
     weighted = [c for c in parent.children if calc.greater(reference, c.guaranteed, zero)]
     equal = [c for c in parent.children if not calc.greater(reference, c.guaranteed, zero)]
-    unassigned = fixpoint(weighted, reference, reference, False, calc, mode)
+    unassigned = fixpoint(weighted, reference, reference, False, calc, mode, underserved)
     if equal and calc.greater(reference, unassigned, zero):
-        fixpoint(equal, reference, unassigned, True, calc, mode)
+        fixpoint(equal, reference, unassigned, True, calc, mode, underserved)
     assign_targets(parent.children, reference, budget, calc, mode)
 
 
@@ -109,9 +112,15 @@ def fixpoint(
     equal_shares: bool,
     calc: ResourceCalculator,
     mode: IdealMode,
+    underserved: dict[str, None] | None = None,
 ) -> Resource:
     """Hadoop ``computeFixpointAllocation`` (A.5.1): set ``ideal`` on ``queues`` and return
     what is left unassigned.
+
+    ``underserved`` (an insertion-ordered set of queue paths) records the queues as Hadoop
+    hands them to ``addPartitionToUnderServedQueues``, the order the intra-queue selector later
+    visits them in: each round's group of most under-served queues and the next queue behind
+    it (``getMostUnderservedQueues`` peeks at it), then whatever still asks when the loop ends.
 
     Asking queues sit in a heap ordered by :func:`need_key`; each round takes the group of
     equally most-under-served queues (ties in tree order). Shares are computed once per round
@@ -135,6 +144,8 @@ def fixpoint(
         group = [first[2]]
         while heap and heap[0][0] == first[0]:
             group.append(heapq.heappop(heap)[2])
+        if underserved is not None:
+            underserved.update((q.path, None) for q in [*group, *(entry[2] for entry in heap[:1])])
         offered_from = unassigned
         shares_total, shares_count = asking_total, asking_count
         by_capacity = capacity_share_types(group, heap, shares_total) if mode.capacity_shares and not equal_shares else None
@@ -168,6 +179,9 @@ def fixpoint(
                 unassigned = (unassigned - done).clamp_min_zero()
         if mode.legacy:
             unassigned = unassigned - handed_out
+    if underserved is not None:
+        while heap:
+            underserved[heapq.heappop(heap)[2].path] = None
     return unassigned
 
 

@@ -1,37 +1,45 @@
-"""One round of the ProportionalCapacityPreemptionPolicy, inter-queue (Hadoop ``editSchedule``).
+"""One round of the ProportionalCapacityPreemptionPolicy (Hadoop ``editSchedule``).
 
 The round is a pure function of the snapshot, the settings, the calculator, the clock and the
 marks remembered from earlier rounds:
 
 1. records per queue and partition, cluster resource, round budget (semantics A.2);
 2. the selectors in pipeline order (A.3), each recomputing the ideal allocation and choosing
-   containers into one shared selection: the reserved-container selector (if enabled), the
-   FIFO selector, the balance-after-satisfied FIFO selector (if enabled);
+   containers into one shared selection: seed 002's node-cost selector (a model variant, if
+   enabled, :mod:`.node_cost_selector`), the reserved-container selector (if enabled),
+   the FIFO selector, the balance-after-satisfied FIFO selector (if enabled), the intra-queue
+   selector (if enabled, :mod:`.intra_queue_selector`);
 3. events and marks: mark, then make killable after the selector's wait; nothing in
    observe-only mode (A.12).
 
-Features the model does not cover (intra-queue preemption, the queue-priority selector for
-under-utilized queues, lazy preemption) raise :class:`NotModelled` naming the setting.
+Killable containers (and queues' killable resource) are read only with lazy preemption
+(``yarn.scheduler.capacity.lazy-preemption-enabled``): Hadoop syncs them from the scheduler's
+``PreemptionManager`` only then (``syncKillableContainersFromScheduler``); without it the
+scheduler kills a container as soon as it is made killable.
+
+The one feature the model does not cover (the queue-priority selector for under-utilized
+queues) raises :class:`NotModelled` naming the setting.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..calculator import ResourceCalculator
 from ..cluster import ClusterSnapshot, Container
 from ..errors import InputError, NotModelled
-from .config import LAZY, PREFIX, UNDERUTILIZED, VARIANTS, PreemptionConfig
+from .config import PREFIX, UNDERUTILIZED, VARIANTS, PreemptionConfig
 from .context import RoundContext, SelectorRun
 from .fifo_selector import select_fifo
+from .intra_queue_selector import select_intra_queue
+from .node_cost_selector import select_node_cost
 from .marks import send_events
 from .reserved_selector import select_reserved
+from ..resources import ZERO
 from .result import PolicyState, RoundResult
 
 #: Settings whose features the model does not cover, with the Hadoop key that enables each.
-UNMODELLED_SETTINGS: tuple[tuple[str, str], ...] = (
-    ("intra_queue_enabled", PREFIX + "intra-queue-preemption.enabled"),
-    ("underutilized_preemption_enabled", UNDERUTILIZED),
-    ("lazy_preemption_enabled", LAZY),
-)
+UNMODELLED_SETTINGS: tuple[tuple[str, str], ...] = (("underutilized_preemption_enabled", UNDERUTILIZED),)
 
 #: Settings Hadoop 2.7.3 does not have; under that variant they must stay at their defaults.
 NOT_IN_HADOOP_2_7_3: tuple[tuple[str, str], ...] = (
@@ -39,6 +47,7 @@ NOT_IN_HADOOP_2_7_3: tuple[tuple[str, str], ...] = (
     ("additional_res_balance_based_on_reserved_containers", PREFIX + "additional_res_balance_based_on_reserved_containers"),
     ("preemption_to_balance_enabled", PREFIX + "preemption-to-balance-queue-after-satisfied.enabled"),
     ("conservative_drf", PREFIX + "conservative-drf"),
+    ("intra_queue_enabled", PREFIX + "intra-queue-preemption.enabled"),
 )
 
 
@@ -57,19 +66,43 @@ def edit_schedule(
     check_supported(config)
     if isinstance(now_ms, bool) or not isinstance(now_ms, int):
         raise InputError("<policy>", "now_ms", f"expected a whole number of milliseconds, found {now_ms!r}")
+    if not config.lazy_preemption_enabled:
+        snapshot = without_killable(snapshot)
     ctx = RoundContext.create(snapshot, config, calc)
     budget = ctx.selection.budget
     runs: list[SelectorRun] = []
+    if config.node_cost_selector:
+        runs.append(select_node_cost(ctx, now_ms))
     if config.select_based_on_reserved_containers:
         runs.append(select_reserved(ctx))
     runs.append(select_fifo(ctx))
     if config.preemption_to_balance_enabled:
         runs.append(select_fifo(ctx, balance=True))
+    if config.intra_queue_enabled:
+        runs.append(select_intra_queue(ctx))
     kill_reserved: list[tuple[str, Container]] = [(run.result.name, c) for run in runs for c in run.kill_reserved]
     events, new_state = send_events(
         (run.result for run in runs), kill_reserved, state or PolicyState(), config, now_ms
     )
     return RoundResult(now_ms, budget, tuple(run.result for run in runs), events, new_state)
+
+
+def without_killable(snapshot: ClusterSnapshot) -> ClusterSnapshot:
+    """The snapshot as the policy reads it without lazy preemption: no container killable and
+    no queue with killable resource (the same snapshot when it has none)."""
+    marked = any(c.killable for c in snapshot.containers) or any(
+        not figures.killable.is_zero() for queue in snapshot.queues.values() for figures in queue.partitions.values()
+    )
+    if not marked:
+        return snapshot
+    queues = [
+        replace(q, partitions={p: replace(f, killable=ZERO) for p, f in q.partitions.items()}) for q in snapshot.queues.values()
+    ]
+    containers = [replace(c, killable=False) for c in snapshot.containers]
+    return ClusterSnapshot.create(
+        list(snapshot.partitions.values()), list(snapshot.nodes.values()), queues, list(snapshot.apps.values()),
+        containers, snapshot.resource_types,
+    )  # fmt: skip
 
 
 def check_supported(config: PreemptionConfig) -> None:
@@ -78,7 +111,7 @@ def check_supported(config: PreemptionConfig) -> None:
         raise NotModelled(f"policy variant {config.variant!r} (known: {', '.join(VARIANTS)})")
     for attribute, key in UNMODELLED_SETTINGS:
         if getattr(config, attribute):
-            raise NotModelled(f"{key}=true: this model covers inter-queue preemption only")
+            raise NotModelled(f"{key}=true: the queue-priority selector for under-utilized queues is not modelled")
     if config.variant == "hadoop-2.7.3":
         for attribute, key in NOT_IN_HADOOP_2_7_3:
             if getattr(config, attribute):

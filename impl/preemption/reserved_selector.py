@@ -9,6 +9,7 @@ node where the reservation cannot be made to fit, and AM containers are never ta
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cluster import Container
@@ -58,24 +59,41 @@ def select_reserved(ctx: RoundContext) -> SelectorRun:
 
 def plan_node(ctx: RoundContext, node: ReservedNode, quotas: Quotas, read_only: bool) -> NodePlan | None:
     """Hadoop ``getPreemptionCandidatesOnNode``: ``None`` if the reservation already fits in
-    the node's free resource or cannot be made to fit.
+    the node's free resource or cannot be made to fit; the cost is what must be taken
+    relative to the reservation (:func:`free_on_node`)."""
+    found = free_on_node(ctx, node.running, node.free, node.reserved.resource, node.node.partition, quotas, read_only)
+    if found is None:
+        return None
+    chosen, chosen_total = found
+    return NodePlan(ctx.calc.ratio(chosen_total, node.reserved.resource), chosen)
+
+
+def free_on_node(
+    ctx: RoundContext,
+    running: Sequence[Container],
+    free: Resource,
+    wanted: Resource,
+    partition: str,
+    quotas: Quotas,
+    read_only: bool,
+) -> tuple[tuple[Container, ...], Resource] | None:
+    """The containers to take on one node so that ``wanted`` fits there, walked in the order
+    given, and their total (the read-only pass returns the ones it would take); ``None`` if
+    it already fits in ``free`` or cannot be made to fit.
 
     A running container (not killable, not AM) counts if it fits in its leaf's remaining quota
     for the node's partition and in the budget; in the real pass both are then reduced. It is
     chosen unless an earlier selector already chose it; either way its size joins the free
-    resource. If the reservation never fits, the real pass gives the quotas of the containers
-    it chose back (Hadoop does not give the budget back).
+    resource. If ``wanted`` never fits, the real pass gives the quotas of the containers it
+    chose back (Hadoop does not give the budget back).
     """
     calc, selection = ctx.calc, ctx.selection
-    wanted = node.reserved.resource
-    free = node.free
     if calc.fits_in(wanted, free):
         return None
-    partition = node.node.partition
     chosen: list[Container] = []
     chosen_total = ZERO
     fits = False
-    for container in node.running:
+    for container in running:
         if container.killable or container.is_am:
             continue
         queue = ctx.index.queue_of[container.app_id]
@@ -87,8 +105,7 @@ def plan_node(ctx: RoundContext, node: ReservedNode, quotas: Quotas, read_only: 
             quotas[queue][partition] = quota - size
             selection.budget = selection.budget - size
         if container not in selection:
-            if not read_only:
-                chosen.append(container)
+            chosen.append(container)
             chosen_total = chosen_total + size
         free = free + size
         if calc.fits_in(wanted, free):
@@ -100,4 +117,4 @@ def plan_node(ctx: RoundContext, node: ReservedNode, quotas: Quotas, read_only: 
                 queue = ctx.index.queue_of[container.app_id]
                 quotas[queue][partition] = quotas[queue][partition] + container.resource
         return None
-    return NodePlan(calc.ratio(chosen_total, wanted), tuple(chosen))
+    return tuple(chosen), chosen_total

@@ -11,7 +11,7 @@ re-initialise, A.5 step 3). They never leave the policy: each selector publishes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cluster import DEFAULT_PARTITION, ROOT, ClusterSnapshot, Partition
 from ..errors import NotModelled
@@ -88,11 +88,14 @@ class TempQueue:
 
 @dataclass(frozen=True)
 class PartitionTree:
-    """The records of one partition: the root and every queue by path."""
+    """The records of one partition: the root and every queue by path; ``underserved`` the
+    queues the round's fixpoints found under-served, in the order Hadoop records them
+    (``addPartitionToUnderServedQueues``; read by the intra-queue selector)."""
 
     partition: Partition
     root: TempQueue
     queues: dict[str, TempQueue]
+    underserved: dict[str, None] = field(default_factory=dict)
 
 
 def partitions_of(snapshot: ClusterSnapshot) -> list[Partition]:

@@ -31,7 +31,7 @@ from ..preemption.result import EventType, PolicyState, RoundResult
 from ..resources import ZERO, Resource
 from .accounting import Edit
 from .environment import end_container
-from .limits import pending_considering_user_limit
+from .limits import pending_considering_user_limit, user_limit
 from .state import ContainerState, SchedulerState
 from .view import View
 from .world import World
@@ -74,6 +74,8 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
     ]
     configured = _configured_queues(world, partitions)
     figures = _queue_figures(view)
+    intra_queue = world.settings.preemption is not None and world.settings.preemption.intra_queue_enabled
+    node_cost = _node_cost(world)
     queues = [
         Queue(
             path=info.path,
@@ -88,20 +90,29 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
                     pending=figures[q][i][0],
                     pending_net_reserved=figures[q][i][1],
                     reserved=state.queues[q].reserved[i],
+                    user_limits=_user_limits(view, q, i) if intra_queue else {},
                 )
                 for i, p in enumerate(world.partitions)
             },
             preemption_disabled=configured[info.path].preemption_disabled,
             priority=configured[info.path].priority,
             max_am_percent=configured[info.path].max_am_percent,
+            intra_queue_preemption_disabled=configured[info.path].intra_queue_preemption_disabled,
+            ordering_policy=configured[info.path].ordering_policy,
+            minimum_allocation=configured[info.path].minimum_allocation,
         )
         for q, info in enumerate(world.queues)
     ]
     apps = [
-        Application(application_id(state, index), world.queues[world.apps[index].queue].path, world.apps[index].priority, world.users[world.apps[index].user][1])
+        Application(
+            application_id(state, index), world.queues[world.apps[index].queue].path, world.apps[index].priority,
+            world.users[world.apps[index].user][1],
+            tuple((p.name, app.pending[i]) for i, p in enumerate(world.partitions)) if intra_queue or node_cost else (),
+            _request_size(world, index, app.asks) if node_cost else ZERO,
+        )
         for index, app in enumerate(state.apps)
         if app is not None and app.live
-    ]
+    ]  # fmt: skip
     containers = [_policy_container(world, state, c.cid) for c in state.containers]
     return ClusterSnapshot.create(partitions, nodes, queues, apps, containers)
 
@@ -127,13 +138,16 @@ def _configured_queues(world: World, partitions: list[Partition]) -> dict[str, Q
     return configured
 
 
-def _monitor_inputs(state: SchedulerState) -> Hashable:
+def _monitor_inputs(world: World, state: SchedulerState) -> Hashable:
     """Everything of ``state`` that :func:`snapshot` and the policy's memory read: which nodes
     are registered, the queue, user and application figures, the tracked containers as the
-    policy sees them (not whether they run yet, nor when they started), the clock and the
-    marks. Proposals, the sorter's order and the time stamps of earlier rounds are not read."""
+    policy sees them (not whether they run yet, nor when they started unless the node-cost
+    selector reads it), the clock and the marks. Proposals, the sorter's order and the time
+    stamps of earlier rounds are not read."""
+    timed = _node_cost(world)
     containers = tuple(
-        (c.cid, c.app, c.node, c.request, c.resource, c.state == ContainerState.RESERVED) for c in state.containers
+        (c.cid, c.app, c.node, c.request, c.resource, c.state == ContainerState.RESERVED, c.start if timed else 0)
+        for c in state.containers
     )
     live = tuple(node.live for node in state.nodes)
     return (live, state.queues, state.users, state.apps, containers, state.clock, state.marks)
@@ -146,7 +160,7 @@ def policy_round(world: World, state: SchedulerState) -> tuple[RoundResult, Mapp
     if config is None:
         raise ValueError("the world's configuration does not run the preemption monitor")
     rounds = _ROUNDS.setdefault(world, {})
-    key = _monitor_inputs(state)
+    key = _monitor_inputs(world, state)
     found = rounds.get(key)
     if found is None:
         snap = snapshot(world, state)
@@ -175,7 +189,31 @@ def _policy_container(world: World, state: SchedulerState, cid: int) -> Containe
         is_am=container.is_am,
         reserved=container.state == ContainerState.RESERVED,
         label=world.partitions[request.partition].name,
+        started_ms=container.start if _node_cost(world) else 0,
     )
+
+
+def _node_cost(world: World) -> bool:
+    """Whether the world's policy runs the node-cost selector (which reads start times and
+    request sizes)."""
+    return world.settings.preemption is not None and world.settings.preemption.node_cost_selector
+
+
+def _request_size(world: World, app: int, asks: tuple[int, ...]) -> Resource:
+    """One container of the application's largest outstanding request (what the node-cost
+    selector must make room for); ``ZERO`` when it asks for nothing."""
+    sizes = [world.apps[app].requests[r].capability for r, count in enumerate(asks) if count > 0]
+    return max(sizes, key=lambda r: r.values, default=ZERO)
+
+
+def _user_limits(view: View, queue: int, partition: int) -> dict[str, Resource]:
+    """Each user of a leaf's applications and its limit over all users of the queue (Hadoop
+    ``getResourceLimitForAllUsers``, what the intra-queue selector reads)."""
+    world = view.world
+    if not world.queues[queue].leaf:
+        return {}
+    limit = user_limit(view, queue, partition, False, active=False)
+    return {world.users[u][1]: limit for u in view.users_with_apps[queue]}
 
 
 def _queue_figures(view: View) -> list[list[tuple[Resource, Resource]]]:

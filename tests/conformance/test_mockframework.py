@@ -184,9 +184,27 @@ def test_an_app_with_zero_containers_still_exists() -> None:
 
 
 def test_intra_queue_only_inputs_are_accepted_and_unknown_inputs_are_not() -> None:
-    parse(None, **{"user_limit_stub_for_root.a": "20:20"})
+    parsed = parse(None, **{"user_limit_stub_for_root.a.a1": "20:20 (a comment)"})
+    assert parsed.snapshot.queues["root.a.a1"].at("").user_limits == {"user": Resource.of(20, 20)}
+    with pytest.raises(CaseFormatError, match=r"user_limit_stub_for_root\.a: 'root\.a' names no single leaf"):
+        parse(None, **{"user_limit_stub_for_root.a": "20:20"})
     with pytest.raises(Unsupported, match=r"input\.nodeLabels"):
         parse(nodeLabels="x")
+
+
+def test_harness_user_limits_pending_and_user_limit_percent() -> None:
+    """The harness's user limit: the leaf's default-partition capacity divided, rounded up, by
+    its number of users, or by 100 / percent from the applications' third field; pending is
+    summed over an application's specs and asked in its last spec's label."""
+    queues = "root(=[100 100 100 0]);-a(=[40 100 30 0]);-b(=[60 100 0 0])"
+    apps = "a\t(1,1,n3,,10,false,5,u1)(1,1,n3,,5,false,2,u1);a\t(1,1,n3,,15,false,0,u2);a\t(1,1,n3,,0,false,0,u3)"
+    parsed = parse(None, labelsConfig="=100,true;", nodesConfig="n3=", queuesConfig=queues, appsConfig=apps)
+    limits = parsed.snapshot.queues["root.a"].at("").user_limits
+    assert limits == {"u1": Resource.of(14, 1), "u2": Resource.of(14, 1), "u3": Resource.of(14, 1)}  # ceil(40 / 3)
+    assert parsed.snapshot.apps[1].pending_at("") == Resource.of(7, 1) + Resource.of(0, 1)
+    with_percent = apps.replace("(1,1,n3,,0,false,0,u3)", "(1,1,n3,,0,false,0,u3)\t25")
+    parsed = parse(None, labelsConfig="=100,true;", nodesConfig="n3=", queuesConfig=queues, appsConfig=with_percent)
+    assert parsed.snapshot.queues["root.a"].at("").user_limits["u1"] == Resource.of(10, 1)  # 40 / (100 / 25)
 
 
 def test_three_resource_types() -> None:

@@ -205,8 +205,9 @@ def break_selection_unknown() -> Round:
 
 
 def break_selection_killable() -> Round:
-    """Container 1_2 is already killable; selecting it again is wrong (A.8.2b)."""
-    return make_round([(1, 8), (1, 2)], snapshot=make_snapshot(killable=1))
+    """Container 1_2 is already killable (lazy preemption); selecting it again is wrong (A.8.2b)."""
+    lazy = CONFIG.replace(lazy_preemption_enabled=True)
+    return make_round([(1, 8), (1, 2)], snapshot=make_snapshot(killable=1), config=lazy)
 
 
 def break_disabled_selected() -> Round:

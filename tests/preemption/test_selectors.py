@@ -395,9 +395,30 @@ def test_killable_ignore_exclusivity_container_may_be_taken_first() -> None:
     builder.run(asking, 36, node="n1")
     builder.run(asking, 2, node="n1", killable=True)  # killable, asked for x
     snapshot = builder.build()
-    result = one_round(snapshot)
+    lazy = HARNESS.replace(lazy_preemption_enabled=True)  # killable containers exist only then
+    result = one_round(snapshot, lazy)
     label_less = [c for c in result.selected if c.label == ""]
     asked_for_x = [c for c in result.selected if c.label == "x"]
     assert len(label_less) == 2 and all(c.killable for c in label_less)
     assert asked_for_x and not any(c.killable for c in asked_for_x)
-    assert selection_is_real(Round(snapshot, HARNESS, DEFAULT, result)) == []
+    assert selection_is_real(Round(snapshot, lazy, DEFAULT, result)) == []
+
+
+def test_without_lazy_preemption_killable_marks_are_not_read() -> None:
+    """Hadoop syncs killable containers from the scheduler only with lazy preemption
+    (``syncKillableContainersFromScheduler``): without it a snapshot's killable flags change
+    nothing, with it the per-application pass skips the killable containers."""
+    builder = ClusterBuilder({DEFAULT_PARTITION: 100})
+    builder.node("n1", "", 100)
+    builder.queue(ROOT, 100, 100)
+    builder.queue("root.a", 50, 100, used=100, killable=10)
+    builder.queue("root.b", 50, 100, used=0, pending=50)
+    app = builder.app("root.a")
+    builder.run(app, 90, node="n1")
+    builder.run(app, 10, node="n1", killable=True)
+    snapshot = builder.build()
+    killable = {c.container_id for c in snapshot.containers if c.killable}
+    plain = one_round(snapshot)
+    lazy = one_round(snapshot, HARNESS.replace(lazy_preemption_enabled=True))
+    assert killable & {c.container_id for c in plain.selected}
+    assert not killable & {c.container_id for c in lazy.selected}

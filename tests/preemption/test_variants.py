@@ -126,18 +126,16 @@ def test_2_7_3_parents_have_no_preemptable_extra() -> None:
 # --- settings the model refuses -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("setting", "key"),
-    [
-        ("intra_queue_enabled", "intra-queue-preemption.enabled"),
-        ("underutilized_preemption_enabled", "underutilized-preemption.enabled"),
-        ("lazy_preemption_enabled", "lazy-preemption-enabled"),
-    ],
-)
-def test_unmodelled_features_are_refused_with_the_setting_name(setting: str, key: str) -> None:
-    config = HARNESS.replace(**{setting: True})
-    with pytest.raises(NotModelled, match=key):
+def test_the_unmodelled_feature_is_refused_with_the_setting_name() -> None:
+    config = HARNESS.replace(underutilized_preemption_enabled=True)
+    with pytest.raises(NotModelled, match="underutilized-preemption.enabled"):
         one_round(two_leaves().build(), config)
+
+
+@pytest.mark.parametrize("setting", ["intra_queue_enabled", "lazy_preemption_enabled"])
+def test_intra_queue_and_lazy_preemption_are_no_longer_refused(setting: str) -> None:
+    result = one_round(two_leaves().build(), HARNESS.replace(**{setting: True}))
+    assert result.selectors[-1].name == ("intra-queue" if setting == "intra_queue_enabled" else "fifo")
 
 
 @pytest.mark.parametrize(
@@ -147,6 +145,7 @@ def test_unmodelled_features_are_refused_with_the_setting_name(setting: str, key
         "additional_res_balance_based_on_reserved_containers",
         "preemption_to_balance_enabled",
         "conservative_drf",
+        "intra_queue_enabled",
     ],
 )
 def test_settings_2_7_3_does_not_have_are_refused(setting: str) -> None:

@@ -19,9 +19,13 @@ def test_the_benchmark_prints_rows_and_a_json_last_line() -> None:
     figures = json.loads(lines[-1])
     assert figures["benchmark"] == "scenarios" and figures["bounds"] == "default" and figures["mismatches"] == 0
     variants = [(f["scenario"], f["variant"]) for f in figures["variants"]]
-    assert variants == [("big-container-livelock", "default"), ("big-container-livelock", "reserved-selector")]
+    assert variants == [
+        ("big-container-livelock", "default"),
+        ("big-container-livelock", "reserved-selector"),
+        ("big-container-livelock", "node-cost"),
+    ]
     for f in figures["variants"]:
         assert f["distinct_states"] > 0 and f["matches"] and f["counterexample_steps"] > 0
         row = next(line for line in lines[1:-2] if line.split()[:2] == [f["scenario"], f["variant"]])
         assert f"{f['distinct_states']:,}" in row.split()
-    assert lines[-2].startswith("2 variants, 0 mismatches")
+    assert lines[-2].startswith("3 variants, 0 mismatches")

@@ -211,3 +211,29 @@ def test_a_bound_too_small_to_see_the_violation_disagrees() -> None:
     result = explore_variant(s, s.variant("pre-8127"), ExploreBounds(max_depth=5, symmetry=True))
     assert result.verdict.status == "bounded" and not result.agree
     assert "MISMATCH" in result.judgement()
+
+
+def test_the_node_cost_selector_leaves_the_borrower_reserved_beside_its_own_master() -> None:
+    """big-container-livelock under seed 002's remedy: on the loop the borrower's 2 GB container
+    is reserved on the 2 GB node that holds its own 1 GB AM, where it can never fit, and the
+    loop is only the clock and the monitor."""
+    trace = outcome("big-container-livelock", "node-cost").trace
+    assert trace is not None and trace.kind == "progress" and trace.property == "guarantee-progress"
+    assert set(loop_actions(trace)) == {"monitor", "tick"}
+    for step in trace.steps[trace.loop_start or 0 :]:
+        b = [c for c in step.state["containers"] if c["app"] == "app_B"]
+        (am,) = [c for c in b if c["am"]]
+        (reserved,) = [c for c in b if c["state"] == "RESERVED"]
+        assert reserved["node"] == am["node"] and reserved["resource"][0] == 2048
+
+
+def test_the_node_cost_selector_loses_the_free_gigabyte_to_the_lender() -> None:
+    """big-container-reserved under seed 002's remedy: the loop marks a lender container while
+    the lender asks again and takes a free gigabyte at a heartbeat; the borrower never holds
+    a container beyond its AM."""
+    trace = outcome("big-container-reserved", "node-cost").trace
+    assert trace is not None and trace.kind == "progress" and trace.property == "guarantee-progress"
+    actions = loop_actions(trace)
+    assert "monitor" in actions and "ask(app_A, r1)" in actions and any(a.startswith("heartbeat(") for a in actions)
+    for step in trace.steps[trace.loop_start or 0 :]:
+        assert [c["resource"][0] for c in step.state["containers"] if c["app"] == "app_B"] == [1024]

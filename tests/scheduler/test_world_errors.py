@@ -82,11 +82,11 @@ CASES: list[tuple[str, Callable[[], None], str, str]] = [
         lambda: build(
             props={
                 "yarn.resourcemanager.scheduler.monitor.enable": "true",
-                "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled": "true",
+                "yarn.scheduler.capacity.lazy-preemption-enabled": "true",
             }
         ),
         "preemption",
-        "inter-queue preemption only",
+        "does not keep killable containers",
     ),
 ]
 

@@ -1,0 +1,232 @@
+"""How much each application of one leaf queue should give up to the others (Hadoop
+``FifoIntraQueuePreemptionPlugin``, the compute plugin of the intra-queue selector).
+
+Per leaf and partition (:func:`compute_apps_ideal_allocation`):
+
+1. what the queue may hand out again: its use less what inter-queue preemption already takes
+   from it, less the application masters;
+2. one record per application and per user; a user's limit is the scheduler's limit for it
+   less the user's AM resource;
+3. from the most important application down (by priority, or in a ``fair`` queue under
+   ``userlimit_first`` by the user's use, least first), each gets its use plus its pending
+   request, within what its user may still have and what the queue can still hand out: its
+   ideal; above its use is what it needs from others;
+4. from the least important up, each may give up its use above its ideal (less what earlier
+   selectors chose, its AM and, under ``userlimit_first``, one minimum allocation), within
+   ``min(guarantee x max-allowable-limit - inter-queue amount, round budget)``;
+5. demand is matched with supply (``validateOutSameAppPriorityFromDemand``): an application
+   gives only to a more important one, or to another user's (same priority included), and
+   under ``userlimit_first`` never to another user while its own user is within its limit; a
+   user at the same priority as the demand gives at most its use above its limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cmp_to_key
+
+from ..calculator import ResourceCalculator
+from ..cluster import Application, ClusterSnapshot, Container
+from ..resources import ZERO, Resource
+from .config import IntraQueueOrderPolicy
+from .temp_app import TempApp, TempUser
+from .temp_queue import TempQueue
+
+
+def compute_apps_ideal_allocation(
+    snapshot: ClusterSnapshot,
+    tq: TempQueue,
+    containers_of: Mapping[int, Sequence[Container]],
+    node_partition: Mapping[str, str],
+    selected: Mapping[int, Sequence[Container]],
+    calc: ResourceCalculator,
+    cluster: Resource,
+    budget: Resource,
+    max_allowable_limit: float,
+    order: IntraQueueOrderPolicy,
+    conservative_drf: bool,
+) -> list[TempApp]:
+    """Hadoop ``computeAppsIdealAllocation`` for one leaf in one partition: the application
+    records from the least to the most important, with ``actually_to_be_preempted`` set (an
+    empty list when the queue has a single application)."""
+    width = len(cluster)
+    zero = ZERO.padded(width)
+    queue = snapshot.queues[tq.path]
+    apps = snapshot.apps_by_queue.get(tq.path, ())
+    am_by_user: dict[str, Resource] = {}
+    am_total = zero
+    for app in apps:
+        am = _am_used(containers_of.get(app.app_id, ()), node_partition, tq.partition, width)
+        am_by_user[app.user] = am_by_user.get(app.user, zero) + am
+        am_total = am_total + am
+    reassignable = tq.used - tq.to_obtain - am_total
+    if len(apps) == 1:
+        return []
+    records = _records(tq, apps, containers_of, node_partition, am_by_user, queue.at(tq.partition).user_limits, width)
+    fair = order.fair_ordering and queue.ordering_policy == "fair"
+    ranked = sorted(records, key=cmp_to_key(_fair_compare(calc, cluster) if fair else _priority_compare))
+    _assign_ideal(ranked, reassignable, selected, tq.partition, calc, cluster, conservative_drf)
+    low_to_high = list(reversed(ranked))
+    allowance = tq.guaranteed.multiply_truncate(max_allowable_limit)
+    allowance = allowance - tq.to_obtain if calc.greater(cluster, allowance, tq.to_obtain) else zero
+    limit = calc.min(cluster, allowance, budget)
+    _assign_to_be_preempted(low_to_high, limit, queue.minimum_allocation.padded(width), order, calc, cluster)
+    _match_demand(low_to_high, order, calc, cluster)
+    return low_to_high
+
+
+def _am_used(containers: Sequence[Container], node_partition: Mapping[str, str], partition: str, width: int) -> Resource:
+    """The application's AM resource in ``partition`` (``getAMResource``)."""
+    for container in containers:
+        if container.is_am and not container.reserved and node_partition[container.node] == partition:
+            return container.resource.padded(width)
+    return ZERO.padded(width)
+
+
+def _records(
+    tq: TempQueue,
+    apps: Sequence[Application],
+    containers_of: Mapping[int, Sequence[Container]],
+    node_partition: Mapping[str, str],
+    am_by_user: Mapping[str, Resource],
+    snapshot_limits: Mapping[str, Resource],
+    width: int,
+) -> list[TempApp]:
+    """One :class:`TempApp` per application and one :class:`TempUser` per user
+    (``createTempAppForResCalculation``): an application's use is its live containers on
+    the partition's nodes; a user's use is the sum over its applications in the queue; a
+    user's limit is the snapshot's (the queue's guarantee for a user it gives none for)."""
+    zero = ZERO.padded(width)
+    used_of: dict[int, Resource] = {}
+    user_used: dict[str, Resource] = {}
+    for app in apps:
+        used = zero
+        for container in containers_of.get(app.app_id, ()):
+            if not container.reserved and node_partition[container.node] == tq.partition:
+                used = used + container.resource
+        used_of[app.app_id] = used
+        user_used[app.user] = user_used.get(app.user, zero) + used
+    limits = snapshot_limits
+    users: dict[str, TempUser] = {}
+    records: list[TempApp] = []
+    for app in apps:
+        user = users.get(app.user)
+        if user is None:
+            limit = limits.get(app.user, tq.guaranteed).padded(width)
+            user = users[app.user] = TempUser(app.user, user_used[app.user], am_by_user.get(app.user, zero), limit)
+        am = _am_used(containers_of.get(app.app_id, ()), node_partition, tq.partition, width)
+        record = TempApp(app, used_of[app.app_id], am, app.pending_at(tq.partition).padded(width), user)
+        user.apps.append(record)
+        records.append(record)
+    return records
+
+
+def _priority_compare(a: TempApp, b: TempApp) -> int:
+    """``TAPriorityComparator``: the higher priority first, then the older application."""
+    if a.priority != b.priority:
+        return b.priority - a.priority
+    return (a.app_id > b.app_id) - (a.app_id < b.app_id)
+
+
+def _fair_compare(calc: ResourceCalculator, cluster: Resource):  # type: ignore[no-untyped-def]
+    """``TAFairOrderingComparator``: applications of one user by the fair ordering policy
+    (less used memory first, then the older); of different users, the user using less (AM
+    aside) first, equal uses by application id."""
+
+    def compare(a: TempApp, b: TempApp) -> int:
+        if a.user is b.user:
+            if a.used.memory != b.used.memory:
+                return -1 if a.used.memory < b.used.memory else 1
+            return (a.app_id > b.app_id) - (a.app_id < b.app_id)
+        mine, theirs = a.user.used_deduct_am, b.user.used_deduct_am
+        if mine == theirs:
+            return (a.app_id > b.app_id) - (a.app_id < b.app_id)
+        return -1 if calc.less(cluster, mine, theirs) else 1
+
+    return compare
+
+
+def _assign_ideal(
+    ranked: Sequence[TempApp],
+    reassignable: Resource,
+    selected: Mapping[int, Sequence[Container]],
+    partition: str,
+    calc: ResourceCalculator,
+    cluster: Resource,
+    conservative_drf: bool,
+) -> None:
+    """``calculateIdealAssignedResourcePerApp``, most important application first. Once
+    nothing is left to hand out (with ``conservative_drf``: once any major type is used up)
+    the rest keep an ideal of 0; an application whose user already has its limit too."""
+    zero = ZERO.padded(len(cluster))
+    for app in ranked:
+        if calc.less_equal(cluster, reassignable, zero) or (conservative_drf and calc.any_major_nonpositive(reassignable)):
+            continue
+        user = app.user
+        app.selected = zero
+        for container in selected.get(app.app_id, ()):
+            if container.label == partition:
+                app.selected = app.selected + container.resource
+                user.selected = user.selected + container.resource
+        wanted = app.used_deduct_am + app.pending - app.selected
+        if not calc.less(cluster, user.ideal, user.user_limit):
+            continue
+        app.ideal = calc.min(cluster, reassignable, calc.min(cluster, wanted, user.user_limit - user.ideal))
+        user.ideal = user.ideal + app.ideal
+        holds = app.used_deduct_am - app.selected
+        if calc.greater(cluster, app.ideal, holds):
+            app.to_preempt_from_other = app.ideal - holds
+        reassignable = (reassignable - app.ideal).clamp_min_zero()
+
+
+def _assign_to_be_preempted(
+    low_to_high: Sequence[TempApp],
+    limit: Resource,
+    minimum_allocation: Resource,
+    order: IntraQueueOrderPolicy,
+    calc: ResourceCalculator,
+    cluster: Resource,
+) -> None:
+    """``calculateToBePreemptedResourcePerApp``, least important application first."""
+    zero = ZERO.padded(len(cluster))
+    for app in low_to_high:
+        if calc.less_equal(cluster, limit, zero) or calc.less_equal(cluster, app.used, zero):
+            continue
+        spare = ((app.used - app.ideal) - app.selected).clamp_min_zero()
+        spare = (spare - app.am_used).clamp_min_zero()
+        if order.keep_minimum_allocation:
+            spare = (spare - minimum_allocation).clamp_min_zero()
+        app.to_be_preempted = calc.min(cluster, calc.max(cluster, spare, zero), limit)
+        limit = (limit - app.to_be_preempted).clamp_min_zero()
+
+
+def _match_demand(low_to_high: Sequence[TempApp], order: IntraQueueOrderPolicy, calc: ResourceCalculator, cluster: Resource) -> None:
+    """``validateOutSameAppPriorityFromDemand``: from the most important application with a
+    demand down, take from the least important applications up (module docstring, step 5)."""
+    zero = ZERO.padded(len(cluster))
+    for high in reversed(low_to_high):
+        if not calc.greater(cluster, high.to_preempt_from_other, zero):
+            continue
+        for low in low_to_high:
+            if not calc.greater(cluster, low.to_be_preempted, zero):
+                continue
+            same_user = high.user is low.user
+            if same_user and low.priority >= high.priority:
+                continue
+            if calc.less_equal(cluster, low.to_be_preempted, low.actually_to_be_preempted) or high.to_preempt_from_other == zero:
+                continue
+            giver = low.user
+            if not same_user and order.spare_users_within_limit and not giver.limit_reached(calc, cluster):
+                continue
+            offer = low.to_be_preempted - low.actually_to_be_preempted
+            if not same_user and low.priority == high.priority and giver.limit_reached(calc, cluster):
+                delta = giver.used_deduct_am - giver.selected - giver.user_limit
+                if giver.delta_quota_done:
+                    delta = zero
+                if calc.less(cluster, delta, offer):
+                    giver.delta_quota_done = True
+                    offer = delta
+            if calc.greater(cluster, offer, zero):
+                taken = calc.min(cluster, high.to_preempt_from_other, offer)
+                high.to_preempt_from_other = high.to_preempt_from_other - taken
+                low.actually_to_be_preempted = low.actually_to_be_preempted + taken

@@ -1,0 +1,131 @@
+"""The intra-queue selector: preemption between the applications of one leaf queue, for
+application priorities and user limits (Hadoop ``IntraQueueCandidatesSelector``, enabled by
+``intra-queue-preemption.enabled``; the last selector of the pipeline).
+
+It does not recompute the ideal allocation: it works on the records the earlier selectors
+left, and only on the queues their fixpoints found under-served, in that order
+(:attr:`~yarnspec.impl.preemption.temp_queue.PartitionTree.underserved`):
+
+1. per partition and under-served leaf whose use is at least ``minimum-threshold`` of its
+   guarantee, each application's share (:func:`~.fifo_intra_queue_plugin.compute_apps_ideal_allocation`);
+2. every container chosen by earlier selectors is taken off its leaf's amount to obtain and
+   off every one of that leaf's application records (each only if larger, as Hadoop's
+   ``deductPreemptableResourcesBasedSelectedCandidates`` does);
+3. per partition and under-served leaf (skipping a leaf with preemption or intra-queue
+   preemption disabled) the applications that must give something, least important first,
+   each its live containers in victim order: AM containers, containers already chosen and
+   killable ones are skipped; under ``userlimit_first`` the walk of an application stops at
+   the first container that would bring its user to or below the user limit; the container
+   is then tried against the leaf's total (:meth:`~.selection.Selection.try_preempt`, with
+   ``intra-queue-preemption.conservative-drf``) and the round budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..cluster import Container
+from ..resources import ZERO, Resource, total
+from .context import RoundContext, SelectorRun
+from .fifo_intra_queue_plugin import compute_apps_ideal_allocation
+from .result import SelectorResult
+from .temp_app import TempApp, TempUser
+
+INTRA_QUEUE = "intra-queue"
+
+AppRecords = dict[tuple[str, str], list[TempApp]]
+
+
+def select_intra_queue(ctx: RoundContext) -> SelectorRun:
+    """Run the selector over the round's shared selection and return what it chose."""
+    earlier = ctx.selection.chosen
+    by_app: dict[int, list[Container]] = {}
+    for container in earlier:
+        by_app.setdefault(container.app_id, []).append(container)
+    records = _compute_demand(ctx, by_app)
+    _deduct_earlier(ctx, records, earlier)
+    before = len(ctx.selection)
+    for tree in ctx.trees:
+        for path in tree.underserved:
+            queue = ctx.snapshot.queues[path]
+            if not queue.leaf or queue.preemption_disabled or queue.intra_queue_preemption_disabled:
+                continue
+            apps = records.get((path, tree.partition.name), [])
+            _select_from_leaf(ctx, apps, records, tree.partition.name)
+    chosen = tuple(ctx.selection.chosen[before:])
+    return SelectorRun(SelectorResult(INTRA_QUEUE, ctx.config.max_wait_before_kill_ms, ctx.targets(), chosen))
+
+
+def _compute_demand(ctx: RoundContext, selected: Mapping[int, Sequence[Container]]) -> AppRecords:
+    """Step 1 (``computeIntraQueuePreemptionDemand``)."""
+    config, calc = ctx.config, ctx.calc
+    records: AppRecords = {}
+    for tree in ctx.trees:
+        for path in tree.underserved:
+            tq = tree.queues[path]
+            if not tq.leaf:
+                continue
+            used_share = calc.divide(tq.partition_resource, tq.used, tq.guaranteed)
+            if used_share < config.intra_queue_minimum_threshold:
+                continue
+            records[(path, tq.partition)] = compute_apps_ideal_allocation(
+                ctx.snapshot, tq, ctx.snapshot.containers_by_app, ctx.index.node_partition, selected, calc, ctx.cluster,
+                ctx.selection.budget, config.intra_queue_max_allowable_limit, config.intra_queue_order,
+                config.intra_queue_conservative_drf,
+            )  # fmt: skip
+    return records
+
+
+def _deduct_earlier(ctx: RoundContext, records: AppRecords, earlier: Sequence[Container]) -> None:
+    """Step 2: each earlier choice comes off its leaf's amount and its applications' amounts."""
+    for container in earlier:
+        partition = ctx.index.node_partition[container.node]
+        leaf = ctx.index.queue_of[container.app_id]
+        tq = ctx.trees_by_partition[partition].queues[leaf]
+        reference = tq.partition_resource
+        if ctx.calc.greater(reference, tq.to_obtain, container.resource):
+            tq.to_obtain = tq.to_obtain - container.resource
+        for app in records.get((leaf, partition), ()):
+            app.deduct_actually_to_be_preempted(ctx.calc, reference, container.resource)
+
+
+def _select_from_leaf(ctx: RoundContext, apps: Sequence[TempApp], records: AppRecords, partition: str) -> None:
+    """Step 3 for one leaf in one partition."""
+    zero = ZERO.padded(len(ctx.cluster))
+    to_obtain: dict[str, Resource] = {partition: total(a.actually_to_be_preempted for a in apps).padded(len(zero))}
+    rolling: dict[str, Resource] = {}
+    for app in apps:
+        rolling.setdefault(app.user.name, app.user.used)
+    for app in apps:
+        if app.actually_to_be_preempted == zero:
+            continue
+        _preempt_from_app(ctx, app, records, to_obtain, rolling)
+
+
+def _preempt_from_app(
+    ctx: RoundContext, app: TempApp, records: AppRecords, to_obtain: dict[str, Resource], rolling: dict[str, Resource]
+) -> None:
+    """Hadoop ``preemptFromLeastStarvedApp``."""
+    order = ctx.config.intra_queue_order
+    for container in ctx.index.live_in_victim_order(app.app_id):
+        if not to_obtain:
+            return
+        if container in ctx.selection or container.killable or container.is_am:
+            continue
+        partition = ctx.index.node_partition[container.node]
+        user = _user_record(records, app.app.queue, partition, app.user.name)
+        if order.keep_user_limit and user is not None:
+            limit = user.user_limit + user.am_used
+            if ctx.calc.less_equal(ctx.cluster, rolling[app.user.name] - container.resource, limit):
+                return
+        taken = ctx.selection.try_preempt(container, partition, to_obtain, ctx.config.intra_queue_conservative_drf)
+        if taken and order.keep_user_limit:
+            rolling[app.user.name] = rolling[app.user.name] - container.resource
+
+
+def _user_record(records: AppRecords, leaf: str, partition: str, user: str) -> TempUser | None:
+    """The user's record for the leaf in ``partition`` (``None`` if it was not computed)."""
+    for app in records.get((leaf, partition), ()):
+        if app.user.name == user:
+            return app.user
+    return None

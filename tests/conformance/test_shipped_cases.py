@@ -1,0 +1,72 @@
+"""The conformance cases shipped with the package: Hadoop's intra-queue preemption tests
+(``TestProportionalCapacityPreemptionPolicyIntraQueue*``), one pytest case per case file.
+
+Every one must PASS, each records its upstream source, and together they cover the 38 test
+methods of the four classes (one method, ``testIntraQueuePreemptionFairOrderingWithStrictAndRelaxedDRF``,
+resets the event handler half-way and is kept as two cases, as the shared folder does for such
+tests).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from yarnspec.checks.conformance import runner
+from yarnspec.checks.conformance.hadoop import run_case
+from yarnspec.checks.conformance.outcome import Verdict
+from yarnspec.checks.paths import BUILTIN_CASES
+
+CASE_FILES = runner.find_case_files([BUILTIN_CASES])
+CLASSES = {
+    "TestProportionalCapacityPreemptionPolicyIntraQueue": 16,
+    "TestProportionalCapacityPreemptionPolicyIntraQueueUserLimit": 15,
+    "TestProportionalCapacityPreemptionPolicyIntraQueueWithDRF": 3,
+    "TestProportionalCapacityPreemptionPolicyIntraQueueFairOrdering": 4,
+}
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=[str(p.relative_to(BUILTIN_CASES)) for p in CASE_FILES])
+def test_shipped_case_passes(path: Path) -> None:
+    outcome = runner.run_one(path)
+    assert outcome.verdict is Verdict.PASS, f"{outcome.verdict.value}: {outcome.detail}"
+    assert not outcome.warnings, outcome.warnings
+
+
+def test_the_38_upstream_methods_are_all_there_with_their_source() -> None:
+    methods: dict[str, set[str]] = {}
+    for path in CASE_FILES:
+        case = json.loads(path.read_text())
+        source = case["source"]
+        assert source["repo"] in ("symious/hadoop", "apache/hadoop") and len(source["commit"]) == 40
+        assert source["path"].endswith(f"/{path.parent.name}.java")
+        methods.setdefault(path.parent.name, set()).add(source["method"])
+    assert {cls: len(found) for cls, found in methods.items()} == CLASSES
+    assert sum(CLASSES.values()) == 38
+
+
+def test_conform_builtin_prints_their_count() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "yarnspec.checks.cli", "conform", "--builtin"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == f"{len(CASE_FILES)} passed, 0 failed, 0 unsupported"
+    assert len(CASE_FILES) == 39
+
+
+def test_intra_queue_turned_off_fails_cases() -> None:
+    """The cases depend on the selector: without it, those that expect preemption fail."""
+    failed = 0
+    for path in CASE_FILES:
+        case = json.loads(path.read_text())
+        key = "yarn.resourcemanager.monitor.capacity.preemption.intra-queue-preemption.enabled"
+        case["conf"][key] = False
+        try:
+            run_case(case)
+        except Exception:
+            failed += 1
+    assert failed >= 20
