@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from yarnspec.impl.errors import InputError
 
 from . import check as check_command
-from . import config_command, explore_command, prove_command, replay_command
+from . import config_command, explore_command, preempt_command, prove_command, replay_command
 from .conformance import runner
 
 EXIT_OK = 0
@@ -72,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="replay a counterexample trace on the model it names")
     replay_command.add_arguments(replay)
     replay.set_defaults(func=replay_command.run)
+
+    preempt = sub.add_parser("preempt", help="explain what the preemption policy would do on a cluster snapshot")
+    preempt_command.add_arguments(preempt)
+    preempt.set_defaults(func=preempt_command.run)
 
     prove = sub.add_parser("prove", help="run the z3 proofs of the arithmetic cores (or --list them)")
     prove_command.add_arguments(prove)
