@@ -84,7 +84,8 @@ def read_rest(document: Any, source: str) -> SnapshotRecords:
             priority=entry.get("priority", 0),
             place=place,
             stated_used=stated,
-            stated_containers=entry.get("runningContainers"),
+            # an ACCEPTED application reports -1 for its allocation and containers
+            stated_containers=max(entry["runningContainers"], 0) if "runningContainers" in entry else None,
         )
     containers = _containers(document.get("containers", {}), apps, source)
     return SnapshotRecords(source, "rest", exclusive, tuple(nodes), tuple(apps.values()), containers, queues)

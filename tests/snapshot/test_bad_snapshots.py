@@ -127,3 +127,17 @@ def test_missing_snapshot_and_bad_rounds(tmp_path: Path, capsys: pytest.CaptureF
     path.write_text(json.dumps(plain(EXAMPLE)), encoding="utf-8")
     status, err = run_preempt(path, capsys, "--rounds", "0")
     assert status == 2 and "--rounds" in err
+
+
+def test_an_accepted_application_without_containers_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: the REST API reports -1 allocated and -1 running containers for an
+    application that is ACCEPTED but not yet running; that is no inconsistency."""
+    document = copy.deepcopy(rest(EXAMPLE, load_scheduler_configuration(CONFIG)))
+    document["apps"]["apps"]["app"].append(
+        {"id": "application_1732500000000_0099", "user": "new", "queue": "root.adhoc.sandbox", "state": "ACCEPTED",
+         "allocatedMB": -1, "allocatedVCores": -1, "runningContainers": -1}
+    )
+    path = tmp_path / "accepted.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    status, err = run_preempt(path, capsys, "--rounds", "1")
+    assert status == 0, err
