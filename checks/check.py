@@ -17,11 +17,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from yarnspec.impl.errors import InputError
+
 from .conformance import runner
 from .paths import BUILTIN_CASES, default_conformance_dir
 from .text_table import aligned
 
 if TYPE_CHECKING:
+    from yarnspec.spec.scenarios import Scenario
+
     from .scenario_suite import ScenarioRow
 
 
@@ -166,20 +170,53 @@ def _scenario_suite(name: str) -> Suite:
 
         started = time.perf_counter()
         rows = scenario_suite.scenario_rows(fast=True, names=[name])
-        wrong = [r for r in rows if not r.matches]
-        return SuiteResult(
-            suite=f"scenario/{name}",
-            kind="variants",
-            total=len(rows),
-            passed=len(rows) - len(wrong),
-            failed=len(wrong),
-            unsupported=0,
-            seconds=time.perf_counter() - started,
-            note="; ".join(f"{r.variant}: {r.verdict}, expected {r.expected}" for r in wrong),
-            variants=tuple(rows),
-        )
+        return _variant_result(f"scenario/{name}", rows, started)
 
     return Suite(f"scenario/{name}", run)
+
+
+def _world_suite(path: str) -> Suite:
+    """A row per world file (``--world``): each question explored at the file's bounds,
+    passing when the verdict is the one the question expects."""
+
+    def run(args: argparse.Namespace) -> SuiteResult:
+        from . import scenario_suite
+        from .world_file import load_world
+
+        started = time.perf_counter()
+        scenario = load_world(path).scenario
+        return _variant_result(f"world/{path}", scenario_suite.variant_rows(scenario, scenario.bounds), started)
+
+    return Suite(f"world/{path}", run)
+
+
+def _plugin_suite(scenario: Scenario) -> Suite:
+    """A row per scenario another project registers (``--plugins``), at its default bounds."""
+
+    def run(args: argparse.Namespace) -> SuiteResult:
+        from . import scenario_suite
+
+        started = time.perf_counter()
+        return _variant_result(f"plugin/{scenario.name}", scenario_suite.variant_rows(scenario, scenario.bounds), started)
+
+    return Suite(f"plugin/{scenario.name}", run)
+
+
+def _variant_result(suite: str, rows: list[ScenarioRow], started: float) -> SuiteResult:
+    """The row of a scenario or world: its variants, failing those whose verdict is not the
+    expected one."""
+    wrong = [r for r in rows if not r.matches]
+    return SuiteResult(
+        suite=suite,
+        kind="variants",
+        total=len(rows),
+        passed=len(rows) - len(wrong),
+        failed=len(wrong),
+        unsupported=0,
+        seconds=time.perf_counter() - started,
+        note="; ".join(f"{r.variant}: {r.verdict}, expected {r.expected}" for r in wrong),
+        variants=tuple(rows),
+    )
 
 
 def _proof_suite() -> Suite:
@@ -231,6 +268,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the generated examples (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
+    parser.add_argument("--world", action="extend", nargs="+", default=[], metavar="FILE", help="add a row per world file: its questions explored at its bounds")
+    parser.add_argument("--plugins", action="store_true", help="add a row per scenario other projects register (entry points yarnspec.scenarios)")
+    parser.add_argument("--worlds-only", action="store_true", help="run only the --world rows, not the built-in suites")
 
 
 def _positive(text: str) -> int:
@@ -258,7 +298,19 @@ def run(args: argparse.Namespace) -> int:
     """Run the suites, print the table (or JSON) and return the exit status."""
     if args.conformance is None:
         args.conformance = default_conformance_dir()
-    rows = [suite.run(args) for suite in builtin_suites()]
+    if args.worlds_only and not args.world:
+        raise InputError("command line", "--worlds-only", "give at least one --world FILE")
+    from .world_file import load_world
+
+    for path in args.world:
+        load_world(path)  # a bad world file fails before any suite runs
+    suites = [] if args.worlds_only else builtin_suites()
+    suites += [_world_suite(path) for path in args.world]
+    if args.plugins:
+        from .plugins import plugin_scenarios
+
+        suites += [_plugin_suite(scenario) for scenario in plugin_scenarios().values()]
+    rows = [suite.run(args) for suite in suites]
     not_run = [r.suite for r in rows if r.not_run]
     if args.json:
         print(json.dumps({"suites": [asdict(r) for r in rows], "failed": sum(r.failed for r in rows), "not_run": not_run}, indent=2))

@@ -17,7 +17,7 @@ from importlib import metadata
 from yarnspec.impl.errors import InputError
 
 from . import check as check_command
-from . import config_command, explore_command, prove_command, replay_command, show_command
+from . import config_command, explore_command, preempt_command, prove_command, replay_command, show_command
 from .conformance import runner
 from .validate.spark import fetch_command as spark_fetch_command
 from .validate import command as validate_command
@@ -112,6 +112,10 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="print a saved trace step by step with what changed; draw it (--html, --dot, --itf)")
     show_command.add_arguments(show)
     show.set_defaults(func=show_command.run)
+
+    preempt = sub.add_parser("preempt", help="explain what the preemption policy would do on a cluster snapshot")
+    preempt_command.add_arguments(preempt)
+    preempt.set_defaults(func=preempt_command.run)
 
     prove = sub.add_parser("prove", help="run the z3 proofs of the arithmetic cores (or --list them)")
     prove_command.add_arguments(prove)

@@ -7,6 +7,11 @@ preemption settings, the allocation limits and any warnings; ``--json`` prints t
 one document. With ``--partition`` (the cluster's partitions) the labels are checked against
 the cluster and each queue's guaranteed and maximum resources are added, as the preemption
 policy's snapshot would hold them. A fault in a file is an ``InputError`` (one line, exit 2).
+
+Keys the model does not read are sorted out (:mod:`.config_lint`): unknown keys (with a "did you
+mean") and settings whose feature the model does not cover are warnings; ``--strict`` makes
+any warning exit 1. ``--diff OLD NEW`` compares two capacity-scheduler.xml files
+(:mod:`.config_diff`), any FILE given then being a yarn-site.xml read with both.
 """
 
 from __future__ import annotations
@@ -26,13 +31,24 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption.config import IntraQueueOrderPolicy, PreemptionConfig
 from yarnspec.impl.resources import Resource
 
+from .config_diff import ConfigDiff, diff
+from .config_lint import Finding, lint, warnings_of
+
 _PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>\d+):(?P<vcores>\d+)(?::(?P<kind>exclusive|non-exclusive))?")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-command's arguments."""
     parser.add_argument(
-        "files", nargs="+", metavar="FILE", help="capacity-scheduler.xml and optionally yarn-site.xml, in any order"
+        "files", nargs="*", metavar="FILE", help="capacity-scheduler.xml and optionally yarn-site.xml, in any order"
+    )
+    parser.add_argument("--strict", action="store_true", help="exit 1 when there is any warning")
+    parser.add_argument(
+        "--diff",
+        nargs=2,
+        metavar=("OLD", "NEW"),
+        help="compare two capacity-scheduler.xml files (FILEs are yarn-site.xml read with both): which queues' "
+        "resources change, and whether yarn rmadmin -refreshQueues would refuse the change (exit 1)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     parser.add_argument(
@@ -58,13 +74,66 @@ def run(args: argparse.Namespace) -> int:
     system_properties = parse_definitions(args.define)
     partitions = parse_partitions(args.partition)
     known_labels = [p.name for p in partitions] if partitions else None
+    if args.diff:
+        return _run_diff(args, system_properties, partitions, known_labels)
+    if not args.files:
+        raise InputError("command line", "FILE", "give capacity-scheduler.xml (and optionally yarn-site.xml), or --diff OLD NEW")
     conf = load_scheduler_configuration(args.files, system_properties=system_properties, known_labels=known_labels)
     queues = queues_for_snapshot(conf, partitions) if partitions else []
+    findings = lint(conf)
     if args.json:
-        print(json.dumps(to_json(conf, queues), indent=2))
+        print(json.dumps(to_json(conf, queues, findings), indent=2))
     else:
-        print(format_report(conf, queues))
-    return 0
+        print(format_report(conf, queues, findings))
+    return 1 if args.strict and (conf.warnings or warnings_of(findings)) else 0
+
+
+def _run_diff(
+    args: argparse.Namespace, system_properties: dict[str, str], partitions: list[Partition], known_labels: list[str] | None
+) -> int:
+    old_path, new_path = args.diff
+    old = load_scheduler_configuration([old_path, *args.files], system_properties=system_properties, known_labels=known_labels)
+    try:
+        new = load_scheduler_configuration([new_path, *args.files], system_properties=system_properties, known_labels=known_labels)
+    except InputError as exc:
+        result = {"old": old_path, "new": new_path, "refused": True, "error": str(exc), "changes": [], "refusals": []}
+        print(json.dumps(result, indent=2) if args.json else f"Refused: NEW does not load: {exc}")
+        return 1
+    result_diff = diff(old, new, partitions)
+    if args.json:
+        print(json.dumps(diff_json(old_path, new_path, result_diff), indent=2))
+    else:
+        print(format_diff(old_path, new_path, result_diff))
+    strict_fail = args.strict and (new.warnings or warnings_of(lint(new)))
+    return 1 if result_diff.refusals or strict_fail else 0
+
+
+def format_diff(old: str, new: str, result: ConfigDiff) -> str:
+    """The diff as text: one block per queue, then the verdict."""
+    lines = [f"From {old} to {new}", ""]
+    if not result.changes:
+        lines.append("No queue changes.")
+    for change in result.changes:
+        lines.append(f"  {change.path}: {change.change}")
+        lines += [f"    {detail}" for detail in change.details]
+    lines.append("")
+    if result.refusals:
+        lines.append("Refused by yarn rmadmin -refreshQueues (the running queues keep the old configuration):")
+        lines += [f"  {r.path}: {r.reason}" for r in result.refusals]
+    else:
+        lines.append("Accepted by yarn rmadmin -refreshQueues (queue hierarchy rules of Hadoop 3.4).")
+    return "\n".join(lines)
+
+
+def diff_json(old: str, new: str, result: ConfigDiff) -> dict[str, Any]:
+    """The diff as plain JSON values."""
+    return {
+        "old": old,
+        "new": new,
+        "refused": bool(result.refusals),
+        "changes": [{"queue": c.path, "change": c.change, "details": list(c.details)} for c in result.changes],
+        "refusals": [{"queue": r.path, "reason": r.reason} for r in result.refusals],
+    }
 
 
 def parse_definitions(items: Sequence[str]) -> dict[str, str]:
@@ -99,9 +168,14 @@ def parse_partitions(items: Sequence[str]) -> list[Partition]:
 # -- text ------------------------------------------------------------------------------------
 
 
-def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = ()) -> str:
+def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = ()) -> str:
     """The whole text report."""
-    lines = [f"Files (in merge order): {', '.join(conf.sources)}", "", "Queues"]
+    lines = [f"Files (in merge order): {', '.join(conf.sources)}"]
+    not_modelled = [f for f in findings if f.kind == "not-modelled"]
+    if not_modelled:
+        lines += ["", "Not modelled (the model's answers do not account for these)"]
+        lines += [f"  {f.location}: {f.key}: {f.message}" for f in not_modelled]
+    lines += ["", "Queues"]
     lines += _table(
         ["path", "capacity", "abs cap %", "max", "abs max %", "labels", "preemption", "priority", "AM %", "state"],
         [_queue_row(conf, q) for q in conf.queues],
@@ -131,9 +205,13 @@ def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = ()) ->
     for name, value in _settings(conf.preemption).items():
         note = "" if value == defaults[name] else "  (set)"
         lines.append(f"  {name}: {_value(value)}{note}")
-    if conf.warnings:
+    warnings = list(conf.warnings) + [line for f in findings if f.kind == "unknown" for line in warnings_of([f])]
+    if warnings:
         lines += ["", "Warnings"]
-        lines += [f"  {warning}" for warning in conf.warnings]
+        lines += [f"  {warning}" for warning in warnings]
+    ignored = [f.key for f in findings if f.kind == "ignored"]
+    if ignored:
+        lines += ["", f"Hadoop settings the model does not read (no effect on its answers): {', '.join(ignored)}"]
     return "\n".join(lines)
 
 
@@ -208,7 +286,7 @@ def _settings(config: PreemptionConfig) -> dict[str, Any]:
 # -- JSON ------------------------------------------------------------------------------------
 
 
-def to_json(conf: SchedulerConfiguration, queues: Sequence[Queue] = ()) -> dict[str, Any]:
+def to_json(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = ()) -> dict[str, Any]:
     """The report as plain JSON values."""
     document: dict[str, Any] = {
         "sources": list(conf.sources),
@@ -225,7 +303,9 @@ def to_json(conf: SchedulerConfiguration, queues: Sequence[Queue] = ()) -> dict[
             "active": conf.preemption_active,
             "settings": _settings(conf.preemption),
         },
-        "warnings": list(conf.warnings),
+        "warnings": list(conf.warnings) + [line for f in findings if f.kind == "unknown" for line in warnings_of([f])],
+        "not_modelled": [{"key": f.key, "location": f.location, "message": f.message} for f in findings if f.kind == "not-modelled"],
+        "ignored": [f.key for f in findings if f.kind == "ignored"],
     }
     if queues:
         document["resources"] = {

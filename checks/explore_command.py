@@ -30,6 +30,10 @@ from .explore import ExploreResult, FixedVariant, emit_test
 from .explore.result import HOLDS
 from .render import files as render_files
 from .scenario_suite import ScenarioOutcome, explore_variant, simulate_variant
+from .plugins import MODEL_FACTORY as PLUGIN_MODEL_FACTORY
+from .plugins import find_any_scenario, plugin_scenarios
+from .world_file import MODEL_FACTORY as WORLD_MODEL_FACTORY
+from .world_file import is_world_title, load_world
 
 SOURCE = "explore"
 #: The factory an emitted test builds the model with (see :func:`yarnspec.checks.explore.emit_test`).
@@ -41,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-command's arguments (numbers are read as text and checked in :func:`run`)."""
     parser.add_argument("scenario", nargs="?", metavar="SCENARIO", help="the scenario to explore (see --list)")
     parser.add_argument("--list", action="store_true", help="list the scenarios, their variants and expected verdicts")
+    parser.add_argument("--world", metavar="FILE", help="explore a world file (TOML) instead of a named scenario; --variant picks its question")
     parser.add_argument("--variant", metavar="V", help="the variant to run (default: the scenario's first)")
     parser.add_argument("--max-depth", metavar="N", help="explore at most N steps from the initial state")
     parser.add_argument("--max-states", metavar="N", help="store at most N distinct states")
@@ -59,17 +64,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """List or run; returns the exit status (an :class:`InputError` propagates to the CLI)."""
+    if args.world and args.scenario:
+        raise InputError(SOURCE, "SCENARIO", "give a scenario or --world FILE, not both")
     if args.list:
         _refuse_with_list(args)
-        chosen = [find_scenario(args.scenario, SOURCE, "SCENARIO")] if args.scenario else list(SCENARIOS.values())
+        if args.world:
+            chosen = [load_world(args.world).scenario]
+        else:
+            plugins = plugin_scenarios()
+            every = [*SCENARIOS.values(), *plugins.values()]
+            chosen = [find_any_scenario(args.scenario, SOURCE, "SCENARIO", plugins)] if args.scenario else every
         if args.json:
             print(json.dumps({"scenarios": [s.to_json() for s in chosen]}, indent=2))
         else:
             print(format_list(chosen))
         return 0
-    if not args.scenario:
+    if not args.scenario and not args.world:
         raise InputError(SOURCE, "SCENARIO", f"name a scenario to explore (or give --list); known: {', '.join(SCENARIOS)}")
-    scenario = find_scenario(args.scenario, SOURCE, "SCENARIO")
+    scenario = load_world(args.world).scenario if args.world else find_any_scenario(args.scenario, SOURCE, "SCENARIO")
     variant = scenario.variant(args.variant, SOURCE, "--variant")
     if args.simulate:
         _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry"), "does not apply to --simulate")
@@ -144,8 +156,14 @@ def _write_outputs(outcome: ScenarioOutcome, args: argparse.Namespace) -> None:
             if option == "--trace-out":
                 trace.save(path)
             else:
+                world = trace.parameters.get("world")
+                factory = MODEL_FACTORY
+                if isinstance(world, str) and is_world_title(world):
+                    factory = WORLD_MODEL_FACTORY
+                elif isinstance(world, str) and world.partition("/")[0] not in SCENARIOS:
+                    factory = PLUGIN_MODEL_FACTORY
                 fixed = fixed_variant(outcome.scenario, outcome.variant, args.fixed_variant)
-                emit_test(trace, path, MODEL_FACTORY, fixed)
+                emit_test(trace, path, factory, fixed)
                 if fixed is None:
                     print(f"explore: no variant of {outcome.scenario.name} is expected to hold {outcome.property}: "
                           "the test only replays the counterexample", file=sys.stderr)

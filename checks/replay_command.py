@@ -19,12 +19,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from yarnspec.impl.errors import InputError
-from yarnspec.spec.scenarios import model_for_title
 from yarnspec.spec.scheduler_model import SchedulerModel
 from yarnspec.spec.transition_system import TransitionSystem
 
 from .explore import Trace, replay
 from .explore.toy import ToyModel
+from .plugins import model_for_any_title
+from .world_file import is_world_title, model_for_world_title
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +52,9 @@ def _scheduler_model(trace: Trace, source: str) -> SchedulerModel:
     world = trace.parameters.get("world")
     if not isinstance(world, str):
         raise InputError(source, "parameters.world", "missing: a scenario trace names its scenario and variant here")
-    return model_for_title(world, source, "parameters.world")
+    if is_world_title(world):
+        return model_for_world_title(world, source, "parameters.world")
+    return model_for_any_title(world, source, "parameters.world")
 
 
 def _toy_model(trace: Trace, source: str) -> ToyModel:

@@ -191,16 +191,22 @@ def scenario_rows(fast: bool, names: Sequence[str] | None = None) -> list[Scenar
     for scenario in SCENARIOS.values():
         if names is not None and scenario.name not in names:
             continue
-        bounds = scenario.fast if fast else scenario.bounds
-        for variant in scenario.variants:
-            outcome = explore_variant(scenario, variant, bounds)
-            rows.append(
-                ScenarioRow(
-                    scenario.name, variant.name, variant.property, variant.expected, outcome.verdict.text,
-                    outcome.verdict.status, outcome.agree, outcome.distinct_states, outcome.transitions,
-                    round(outcome.seconds, 3), describe_bounds(bounds), describe_trace(outcome.trace),
-                )
+        rows += variant_rows(scenario, scenario.fast if fast else scenario.bounds)
+    return rows
+
+
+def variant_rows(scenario: Scenario, bounds: ExploreBounds) -> list[ScenarioRow]:
+    """Explore every variant of ``scenario`` within ``bounds``; one judged row per variant."""
+    rows = []
+    for variant in scenario.variants:
+        outcome = explore_variant(scenario, variant, bounds)
+        rows.append(
+            ScenarioRow(
+                scenario.name, variant.name, variant.property, variant.expected, outcome.verdict.text,
+                outcome.verdict.status, outcome.agree, outcome.distinct_states, outcome.transitions,
+                round(outcome.seconds, 3), describe_bounds(bounds), describe_trace(outcome.trace),
             )
+        )
     return rows
 
 

@@ -1,0 +1,38 @@
+"""Reading a snapshot file: which format it is, then its reader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from yarnspec.impl.config.scheduler import SchedulerConfiguration
+from yarnspec.impl.errors import InputError
+
+from ..json_schema import read_json_file
+from .assemble import LoadedSnapshot, assemble
+from .plain import FORMAT, read_plain
+from .records import SnapshotRecords
+from .rest import read_rest
+
+
+def load_records(path: str | Path) -> SnapshotRecords:
+    """The records of a plain snapshot file or a REST bundle file."""
+    target = Path(path)
+    document = read_json_file(target)
+    source = str(target)
+    if not isinstance(document, dict):
+        raise InputError(source, "$", "a snapshot is a JSON object")
+    if "format" in document:
+        if document["format"] != FORMAT:
+            raise InputError(source, "$.format", f"expected {FORMAT!r}, found {document['format']!r}")
+        return read_plain(document, source)
+    if {"scheduler", "apps", "nodes"} & set(document):
+        return read_rest(document, source)
+    raise InputError(
+        source, "$", f"neither a plain snapshot (\"format\": \"{FORMAT}\") nor a REST bundle (\"scheduler\", \"apps\", \"nodes\")"
+    )
+
+
+def load_snapshot(path: str | Path, conf: SchedulerConfiguration) -> LoadedSnapshot:
+    """Read and check the snapshot at ``path`` against ``conf``."""
+    return assemble(load_records(path), conf)
+
