@@ -44,6 +44,7 @@ from yarnspec.impl.scheduler.world import (
     AppSpec,
     Bounds,
     CommitCheck,
+    HeadroomRule,
     MultiNodeReserve,
     NodeSpec,
     PartitionSpec,
@@ -52,6 +53,7 @@ from yarnspec.impl.scheduler.world import (
     World,
     build_world,
     configuration_from_properties,
+    variants,
 )
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state, check_step
 from yarnspec.spec.scheduler_model import (
@@ -89,26 +91,33 @@ class VariantChoice:
     multi_node: bool
     commit: CommitCheck
     reserve: MultiNodeReserve = "first-candidate"
+    headroom: HeadroomRule = "yarn-8804"
+
+    @property
+    def variants(self) -> Variants:
+        """The rule record of this choice."""
+        return variants(self.commit, self.reserve, self.headroom)
 
     @property
     def name(self) -> str:
-        """``async/multi-node/reserved-pickup``-style name."""
+        """``async/multi-node/reserved-pickup``-style name (:attr:`Variants.name`)."""
         mode = "async" if self.asynchronous else "heartbeat"
         placement = "multi-node" if self.multi_node else "single-node"
-        extra = "+yarn-10259" if self.reserve == "yarn-10259" else ""
-        return f"{mode}/{placement}/{self.commit}{extra}"
+        return f"{mode}/{placement}/{self.variants.name}"
 
 
 #: Every behaviour combination a run covers.
 VARIANTS: tuple[VariantChoice, ...] = (
     VariantChoice(False, False, "yarn-8127"),
+    VariantChoice(False, False, "pre-8127", headroom="pre-4280"),
     VariantChoice(False, True, "yarn-8127"),
     VariantChoice(True, False, "yarn-8127"),
-    VariantChoice(True, False, "pre-8127"),
+    VariantChoice(True, False, "pre-8127", headroom="yarn-4280"),
     VariantChoice(True, True, "yarn-8127"),
     VariantChoice(True, True, "reserved-pickup"),
     VariantChoice(True, True, "yarn-8127", "yarn-10259"),
-    VariantChoice(True, True, "reserved-pickup", "yarn-10259"),
+    VariantChoice(True, True, "yarn-8127", "yarn-10293"),
+    VariantChoice(True, True, "reserved-pickup", "yarn-10293"),
 )
 
 
@@ -122,6 +131,7 @@ def named_worlds() -> tuple[tuple[World, bool], ...]:
         (seed003_world("yarn-8127"), False),
         (seed003_world("reserved-pickup"), False),
         (seed003_world("yarn-8127", "yarn-10259"), False),
+        (seed003_world("yarn-8127", "yarn-10293"), False),
         (duplicate_commit_world("pre-8127"), False),
         (duplicate_commit_world("yarn-8127"), False),
         (seed002_world(), True),
@@ -170,7 +180,7 @@ def generate_world(chooser: Chooser, variant: VariantChoice) -> World:
         partitions,
         nodes,
         apps,
-        Variants(variant.commit, variant.reserve),
+        variant.variants,
         bounds,
     )
 

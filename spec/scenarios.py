@@ -35,15 +35,16 @@ from yarnspec.impl.scheduler.world import (
     AppSpec,
     Bounds,
     CommitCheck,
+    HeadroomRule,
     MultiNodeReserve,
     NodeSpec,
     PartitionSpec,
     RequestSpec,
-    Variants,
     World,
     CONTINUE_LOOKING_KEY,
     build_world,
     configuration_from_properties,
+    variants,
 )
 from yarnspec.spec.scheduler_model import (
     MONITOR,
@@ -52,6 +53,7 @@ from yarnspec.spec.scheduler_model import (
     ModelState,
     SchedulerModel,
     duplicate_commit_world,
+    headroom_of,
     seed003_world,
 )
 from yarnspec.spec.transition_system import JSONValue
@@ -208,16 +210,19 @@ def async_double_commit_world(commit: CommitCheck = "pre-8127") -> World:
     containers. Two allocations leave 3 GB on n0, so the third container is reserved there;
     once the first two complete, two threads both propose the allocation from the reservation.
 
-    * ``pre-8127`` (Hadoop before 3.1.1): both commits apply. The second allocates the same
+    * ``pre-8127`` (Hadoop 3.0.x-3.1.0: asynchronous scheduling without the check): both
+      commits apply. The second allocates the same
       container again: the node and the application are charged twice while the queue is not
       (``LeafQueue.apply`` skips the queue for an allocation from a reservation), so the
       4 GB never return. Expected **violated**; the explorer's shortest trace (20 steps, the
       last two the two commits) breaks ``node-used-is-sum-of-containers``, and the same state
       also breaks ``cluster-conservation``, ``leaf-is-sum-of-apps``, ``user-is-sum-of-apps``
       and ``app-is-sum-of-containers``.
-    * ``yarn-8127``: the commit refuses an allocation from a reservation its node no longer
-      holds. Expected **holds**: exhaustive with symmetry, 11,082 states.
-    * ``reserved-pickup`` (seed 003's fix): the pick-up releases the reservation it uses, and
+    * ``yarn-8127`` (Hadoop 3.1.1 to 3.4.x; the world runs 3.1.2-3.2.x's rules): the commit
+      refuses an allocation from a reservation its node no longer holds. Expected **holds**:
+      exhaustive with symmetry, 11,082 states.
+    * ``reserved-pickup`` (seed 003's first fix, never published; the variant is our reading
+      of it): the pick-up releases the reservation it uses, and
       the commit checks that a reservation given up still exists, so the second commit is
       refused too. Expected **holds**: exhaustive, 11,082 states (the fix does not bring the
       leak back).
@@ -240,11 +245,11 @@ def reserved_starvation_world(
     fairness of the scheduler's steps and the clock. ``max_containers`` lowers the world's
     container-id bound (default 4).
 
-    * ``yarn-8127`` (Hadoop 3.2 as seed 003 ran it): after the re-sort n1 (empty) comes
+    * ``yarn-8127`` (Hadoop 3.2.x, as seed 003 ran it): after the re-sort n1 (empty) comes
       first, the reservation is proposed on n1, and the YARN-8127 check refuses it at every
       commit. Expected **violated** (the seed's story).
-    * ``reserved-pickup`` (the seed author's first fix alone, with Hadoop 3.2's
-      ``first-candidate`` reservation handling). The issue expected this to hold; the model
+    * ``reserved-pickup`` (the seed author's first fix alone, never published, as we read it,
+      with Hadoop 3.2's ``first-candidate`` reservation handling). The issue expected this to hold; the model
       says **violated**, and the analysis was incomplete. The fix lets another node take the
       reservation, but only if another node is *tried*: in Hadoop 3.2
       ``RegularContainerAllocator.allocate`` walks the sorted candidates and stops at the first
@@ -256,13 +261,24 @@ def reserved_starvation_world(
       re-reserved on n0 for ever and n1's free 4 GB is never tried. Seed 003's usage-ratio
       policy sorts the same way here (n0 25% used, n1 50%). Evidence that the pick-up itself
       works: variant ``reserved-pickup-one-container``. The seed's author also needed the second
-      fix (do not reserve while other candidates remain), which is what YARN-10259 did.
+      fix (do not reserve while other candidates remain), which is what YARN-10259 did; its
+      upstream cousin YARN-11573 (3.4, off by default) is not modelled.
     * ``reserved-pickup-one-container``: the same, but only two container ids (the AM and one
       worker), so no second container can make n1 the more allocated node. Expected **holds**
       (exhaustive, 1,237 states), against ``yarn-8127`` which starves in that world too.
-    * ``yarn-8127+yarn-10259`` and ``reserved-pickup+yarn-10259`` (Hadoop 3.2.2 / 3.3): a
-      reservation is served only on its own node, and a request is reserved only after every
-      candidate was tried. Expected **holds** (exhaustive, 2,255 states each).
+    * ``yarn-8127+yarn-9432`` (Hadoop 3.3.0): YARN-9432 serves every reservation on its own
+      node, but only when the partition is full, which it is not here. Expected **violated**
+      (exhaustive, 4,839 states; the same lasso as ``yarn-8127``).
+    * ``yarn-8127+yarn-10259`` (Hadoop 3.3.1-3.3.6): a reservation is served only when the
+      candidate set is one node, and a request is reserved only on the last candidate, if
+      that one returns RESERVED. Every candidate is tried, n1 takes each container, and no
+      reservation is ever made in this world (the premise never holds): expected **holds**
+      (exhaustive, 2,255 states, none with a reservation).
+    * ``yarn-8127+yarn-10259+yarn-10293`` (Hadoop 3.4.x) and
+      ``reserved-pickup+yarn-10259+yarn-10293``: YARN-10293 also serves each reserved node
+      first on every pass; there are no reservations here either. Expected **holds**
+      (exhaustive, 2,255 states each). Before this model split them, a single ``yarn-10259``
+      variant had both JIRAs (3.4.x) and was labelled 3.2.2 / 3.3.
     """
     world = seed003_world(commit, reserve)
     if max_containers is not None:
@@ -315,10 +331,13 @@ def no_leak_world(commit: CommitCheck = "yarn-8127") -> World:
         AppSpec("B", "b", one_gb, (RequestSpec(1, one_gb),), user="v"),
     ]
     bounds = Bounds(max_clock_ms=2000, tick_ms=1000, max_proposals=1, max_ask=1, max_containers=6, node_churn=True)
-    return build_world(conf, [PartitionSpec("")], nodes, apps, Variants(commit), bounds)
+    return build_world(conf, [PartitionSpec("")], nodes, apps, variants(commit, headroom=headroom_of(commit)), bounds)
 
 
-def big_container_world(reserved_selector: bool = False, continue_looking: bool = True, node_cost: bool = False) -> World:
+def big_container_world(
+    reserved_selector: bool = False, continue_looking: bool = True, commit: CommitCheck = "yarn-8127", headroom: HeadroomRule = "yarn-8804",
+    node_cost: bool = False,
+) -> World:
     """Seed 002's small cluster and large container, scaled down (the second world of
     ``big-container-livelock``; the story starts from the scenario's setup).
 
@@ -340,39 +359,51 @@ def big_container_world(reserved_selector: bool = False, continue_looking: bool 
     pending 2 GB container keeps B within its guarantee, so it must eventually be allocated
     (or withdrawn). Exhaustive: 610 states per variant.
 
-    * ``default``: expected **violated** (seed 002's story). The lasso: a round marks and then
-      kills A's newest container (on n2), B's AM takes the first freed gigabyte and B asks for
-      2 GB; from then on every round kills A's newest container, A asks again and takes the
-      freed 1 GB back at n2's next heartbeat, and the next round kills that one: "preempted,
-      restarted as the newest, preempted again" for ever.
-    * ``reserved-selector``: the issue expected **holds**; the model finds the same lasso, so
-      the expected verdict recorded is **violated**. The selector frees the node of a
-      *reservation*, and B never gets one. Before it may allocate or reserve on a node, a
-      request must fit in the queue's headroom plus what the application could unreserve
-      (``RegularContainerAllocator.checkHeadroom``, in the pre-check of every node), and with
-      the cluster full B's headroom is the cluster's free space: B's limit is the parent's
-      limit less the parent's use plus B's own use (``ParentQueue.getResourceLimitsOfChild``),
-      1 GB + 1 GB, so the headroom is 1 GB, short of the 2 GB container. B's request is
-      skipped and A takes the freed gigabyte. The check does not depend on
-      ``reservations-continue-look-all-nodes`` (only what could be unreserved does), and with
-      it off the model finds the same lasso. With the default natural termination factor a
-      round frees less than the container, so this holds for any such world: the selector
-      helps only where a round frees the container in total, which is
-      :func:`big_container_reserved_world`.
+    ``commit`` and ``headroom`` name the scheduler's rules
+    (:func:`~yarnspec.impl.scheduler.world.variants`); the default is Hadoop 3.1.2-3.2.x.
+
+    * ``pre-4280`` (the 2.7.x scheduler, without YARN-4280's blocked headroom; the preemption
+      policy is still 3.x's): expected **violated**, seed 002's story. The lasso: a round marks
+      and then kills A's newest container (on n2), B's AM takes the first freed gigabyte and B
+      asks for 2 GB; from then on every round kills A's newest container, A asks again and
+      takes the freed 1 GB back at n2's next heartbeat, and the next round kills that one:
+      "preempted, restarted as the newest, preempted again" for ever. (Exhaustive: 610
+      states.) B never reserves: its headroom is the cluster's free space, 1 GB, short of its
+      container (``RegularContainerAllocator.checkHeadroom``), so B is skipped for its queue
+      limit and A takes the gigabyte.
+    * ``default`` (Hadoop 2.8 and later): expected **violated**, but the story is not seed
+      002's. Once B is skipped for its queue limit, ``ParentQueue`` gives A a limit less B's
+      headroom (YARN-4280's blocked headroom), so A cannot take the freed gigabyte back. A
+      second kill leaves 1 GB free on each of n1 and n2, B's headroom reaches 2 GB and B
+      reserves its container on n1. The reservation counts in B's use: both queues now hold
+      exactly their 3 GB guarantee, so no round preempts anything more, and the reservation
+      waits for ever beside A's 1 GB container on n1 (exhaustive, 372 states).
+    * ``reserved-selector`` (YARN-4390, 2.8 and later): expected **violated** for the same
+      reason: the selector preempts on the reserved node only within the lender's excess over
+      its ideal, and the lender is at its guarantee. Two 1 GB holes for ever (exhaustive, 372
+      states). Before blocked headroom was modelled this variant was recorded with the
+      ``pre-4280`` story ("B never gets a reservation"); that was the 2.7.x scheduler's
+      behaviour, and 2.7.x has no reserved selector. The verdict holds with
+      ``reservations-continue-look-all-nodes`` off as well.
     * ``node-cost`` (``node_cost``: seed 002's remedy, the node-cost selector,
       ``yarnspec.preemption.node-cost-selector``): expected **violated**, found by the
-      explorer (exhaustive). The selector frees 2 GB on one node, but the borrower reserves its
-      2 GB container on the node of its own AM (n1, 2 GB, half taken by the AM), where it can
-      never fit; the reservation counts in the borrower's use, so it is satisfied and nothing
-      more is preempted: a lasso of five steps with nothing but the clock and the monitor.
+      explorer (4,758 states, with blocked headroom). The selector frees A's containers on
+      n1 and n2, so n2 has 2 GB free, but B's request is served at the first heartbeat, n1's,
+      and B reserves there beside its own AM, where 2 GB never fit; A takes a gigabyte on n2,
+      the reservation counts in B's use, so B is satisfied and nothing more is preempted: a
+      lasso of nothing but the clock and the monitor. Choosing the node is not enough: the
+      request must be held for that node.
     """
     return _lender_borrower_world(
         node_gb=2, lender_am_gb=2, borrower_gb=2, per_round="0.5", natural_termination=None, max_containers=8,
-        reserved_selector=reserved_selector, continue_looking=continue_looking, node_cost=node_cost,
+        reserved_selector=reserved_selector, continue_looking=continue_looking, commit=commit, headroom=headroom,
+        node_cost=node_cost,
     )  # fmt: skip
 
 
-def big_container_reserved_world(reserved_selector: bool = False, node_cost: bool = False) -> World:
+def big_container_reserved_world(
+    reserved_selector: bool = False, headroom: HeadroomRule = "yarn-8804", node_cost: bool = False
+) -> World:
     """Seed 002's large container where one round frees it in total, but spread over the nodes:
     the case the reserved-container selector (YARN-4390) was written for (``big-container-reserved``).
 
@@ -391,25 +422,38 @@ def big_container_reserved_world(reserved_selector: bool = False, node_cost: boo
       reserved, so B is satisfied, A sits at its ideal 6 GB, and nothing more is preempted.
       The lasso: two nodes keep 1 GB free each, the reserved node keeps A's container, and
       the reservation waits for ever (a reservation only completes on its own node).
-    * ``reserved-selector``: expected **holds** (exhaustive). In reserved mode the ideal uses
-      plain pending, so B is owed up to its guarantee and A's quota is 1.5 GB; the selector
-      preempts A's container on the reserved node, and the reservation is allocated there.
+    * ``reserved-selector``: expected **holds** (exhaustive, 3,854 states). In reserved mode
+      the ideal uses plain pending, so B is owed up to its guarantee and A's quota is 1.5 GB;
+      the selector preempts A's container on the reserved node, and the reservation is
+      allocated there.
+
+    With ``natural_termination_factor`` at its default 0.2 a round frees one container, short
+    of B's; with blocked headroom (YARN-4280) A cannot take it back, so B still reserves, and
+    the verdicts are the same: the FIFO selector leaves the reservation waiting (violated),
+    the reserved selector serves it (holds, exhaustive, 3,840 states). Without blocked
+    headroom both starved, B never reserving.
+
     * ``node-cost`` (``node_cost``: seed 002's remedy, the node-cost selector): expected
-      **violated**, found by the explorer (exhaustive). The selector keeps choosing A's
-      youngest container on the node with 1 GB free (the cheapest place to make 2 GB), but A's
-      next container takes that free gigabyte at the node's heartbeat before the kill, so the
-      node never holds 2 GB free at once: seed 002's cycle on one node (a five-step lasso:
-      monitor, tick, A asks, the node's heartbeat gives A the gigabyte, monitor).
+      **holds** (exhaustive, 11,136 states). The selector concentrates the round on the node
+      where freeing the container is cheapest; with blocked headroom (YARN-4280) the lender
+      cannot take that node's free space back before the kill, and B's container is allocated.
+    * ``node-cost+pre-4280``: the same selector with the 2.7.x scheduler (no blocked headroom):
+      expected **violated** (exhaustive, 19,676 states). The selector keeps marking a lender
+      container on the node with 1 GB free, but A's next container takes that gigabyte at the
+      node's heartbeat before the kill, so the node never holds 2 GB free at once: seed 002's
+      cycle on one node. So seed 002's remedy ends the starvation only together with blocked
+      headroom, in a world where a round can free the container in total.
     """
     return _lender_borrower_world(
         node_gb=3, lender_am_gb=1, borrower_gb=2, per_round="0.25", natural_termination="1.0", max_containers=11,
-        reserved_selector=reserved_selector, continue_looking=True, node_cost=node_cost,
+        reserved_selector=reserved_selector, continue_looking=True, headroom=headroom, node_cost=node_cost,
     )  # fmt: skip
 
 
 def _lender_borrower_world(
     node_gb: int, lender_am_gb: int, borrower_gb: int, per_round: str, natural_termination: str | None,
-    max_containers: int, reserved_selector: bool, continue_looking: bool, node_cost: bool = False,
+    max_containers: int, reserved_selector: bool, continue_looking: bool, commit: CommitCheck = "yarn-8127",
+    headroom: HeadroomRule = "yarn-8804", node_cost: bool = False,
 ) -> World:  # fmt: skip
     """Seed 002's two queues on three nodes of ``node_gb``: A (the lender, 1 GB containers)
     and B (the borrower, a 1 GB AM and one ``borrower_gb`` container), 50% each, the monitor
@@ -443,7 +487,7 @@ def _lender_borrower_world(
         AppSpec("app_B", "B", one_gb, (RequestSpec(1, Resource.of(borrower_gb * 1024, borrower_gb)),), user="ub"),
     ]
     bounds = Bounds(max_clock_ms=3000, tick_ms=1000, max_proposals=1, max_ask=1, max_containers=max_containers, node_churn=False, endless=True)
-    return build_world(configuration_from_properties(props), [PartitionSpec("")], nodes, apps, Variants(), bounds)
+    return build_world(configuration_from_properties(props), [PartitionSpec("")], nodes, apps, variants(commit, headroom=headroom), bounds)
 
 
 def lender_fills(placement: Sequence[str]) -> tuple[str, ...]:
@@ -517,14 +561,24 @@ def _scenarios() -> tuple[Scenario, ...]:
                     "with one worker container the node with room sorts first after the re-sort and picks the reservation up",
                 ),
                 ScenarioVariant(
-                    "yarn-8127+yarn-10259", {"commit": "yarn-8127", "reserve": "yarn-10259"},
-                    "reservation-progress", "holds",
-                    "every candidate is tried before reserving; a reservation is served on its own node",
+                    "yarn-8127+yarn-9432", {"commit": "yarn-8127", "reserve": "yarn-9432"},
+                    "reservation-progress", "violated",
+                    "Hadoop 3.3.0: the same starvation; YARN-9432 only serves reservations alone on a full partition, and this one is not full",
                 ),
                 ScenarioVariant(
-                    "reserved-pickup+yarn-10259", {"commit": "reserved-pickup", "reserve": "yarn-10259"},
+                    "yarn-8127+yarn-10259", {"commit": "yarn-8127", "reserve": "yarn-10259"},
                     "reservation-progress", "holds",
-                    "as yarn-10259: the pick-up is then never needed",
+                    "Hadoop 3.3.1-3.3.6: every candidate is tried before reserving, n1 takes the container, and no reservation is ever made",
+                ),
+                ScenarioVariant(
+                    "yarn-8127+yarn-10259+yarn-10293", {"commit": "yarn-8127", "reserve": "yarn-10293"},
+                    "reservation-progress", "holds",
+                    "Hadoop 3.4.x: as 3.3.1-3.3.6 (YARN-10293 serves reservations first, and there are none)",
+                ),
+                ScenarioVariant(
+                    "reserved-pickup+yarn-10259+yarn-10293", {"commit": "reserved-pickup", "reserve": "yarn-10293"},
+                    "reservation-progress", "holds",
+                    "as on Hadoop 3.4.x: the pick-up is then never needed",
                 ),
             ),
             bounds=ExploreBounds(),
@@ -550,17 +604,24 @@ def _scenarios() -> tuple[Scenario, ...]:
         ),
         Scenario(
             name="big-container-livelock",
-            story="preemption frees pieces smaller than the borrower's container, the lender takes them back, round after round",
+            story="preemption frees pieces smaller than the borrower's container; without blocked headroom the lender takes them back, round after round",
             source="seed 002; YARN-4390",
             build=big_container_world,
             variants=(
                 ScenarioVariant(
                     "default", {"reserved_selector": False}, "guarantee-progress", "violated",
-                    "each round kills the lender's newest container, the lender takes the freed 1 GB back, and so on for ever",
+                    "B's blocked headroom keeps the freed space from the lender; B reserves on a node with 1 GB free, and with the "
+                    "reservation both queues sit at their guarantees, so nothing more is preempted",
                 ),
                 ScenarioVariant(
                     "reserved-selector", {"reserved_selector": True}, "guarantee-progress", "violated",
-                    "the borrower never gets a reservation to preempt for: its headroom is the cluster's free space, short of its container",
+                    "B gets its reservation, but the lender is then at its guarantee, so the selector may not free the reserved node: "
+                    "two 1 GB holes for ever",
+                ),
+                ScenarioVariant(
+                    "pre-4280", {"reserved_selector": False, "commit": "pre-8127", "headroom": "pre-4280"}, "guarantee-progress", "violated",
+                    "without blocked headroom (the 2.7.x scheduler) each round kills the lender's newest container and the lender takes "
+                    "the freed 1 GB back at the next heartbeat, for ever",
                 ),
                 ScenarioVariant(
                     "node-cost", {"node_cost": True}, "guarantee-progress", "violated",
@@ -587,8 +648,12 @@ def _scenarios() -> tuple[Scenario, ...]:
                     "the selector preempts the lender's container on the reserved node and the reservation is allocated there",
                 ),
                 ScenarioVariant(
-                    "node-cost", {"node_cost": True}, "guarantee-progress", "violated",
-                    "the selector frees the node with 1 GB free, but the lender takes that gigabyte at the node's heartbeat before the kill",
+                    "node-cost", {"node_cost": True}, "guarantee-progress", "holds",
+                    "seed 002's remedy frees the cheapest node for the big container, and blocked headroom keeps the lender off the freed space until the kill",
+                ),
+                ScenarioVariant(
+                    "node-cost+pre-4280", {"node_cost": True, "headroom": "pre-4280"}, "guarantee-progress", "violated",
+                    "without blocked headroom the lender takes the freed node's free gigabyte at its heartbeat before the kill, for ever",
                 ),
             ),
             bounds=ExploreBounds(),

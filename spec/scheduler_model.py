@@ -33,6 +33,7 @@ from yarnspec.impl.scheduler.world import (
     AppSpec,
     Bounds,
     CommitCheck,
+    HeadroomRule,
     MultiNodeReserve,
     NodeSpec,
     PartitionSpec,
@@ -41,6 +42,7 @@ from yarnspec.impl.scheduler.world import (
     World,
     build_world,
     configuration_from_properties,
+    variants,
 )
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS
 from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
@@ -290,7 +292,8 @@ def seed003_world(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve =
     AM lands on n0, then it asks for one 4 GB container, which does not fit on n0 (first in the
     sorted order) and is reserved there. After a re-sort n1 comes first and the reservation is
     proposed on n1: refused for ever under ``yarn-8127``, picked up under
-    ``reserved-pickup``; ``yarn-10259`` never reserves while n1 has room."""
+    ``reserved-pickup``; ``yarn-10259`` never reserves while n1 has room. ``reserve`` names
+    the multi-node rules (:func:`~yarnspec.impl.scheduler.world.variants`)."""
     conf = configuration_from_properties(
         {
             PREFIX + "root.queues": "a",
@@ -302,7 +305,7 @@ def seed003_world(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve =
     nodes = [NodeSpec("n0", _gb(4, 4)), NodeSpec("n1", _gb(8, 8))]
     apps = [AppSpec("app1", "a", _gb(1), (RequestSpec(1, _gb(4)),))]
     bounds = Bounds(max_clock_ms=1000, max_proposals=2, max_ask=1, max_containers=4, node_churn=False)
-    return build_world(conf, [PartitionSpec("")], nodes, apps, Variants(commit, reserve), bounds)
+    return build_world(conf, [PartitionSpec("")], nodes, apps, variants(commit, reserve), bounds)
 
 
 def duplicate_commit_world(commit: CommitCheck = "pre-8127") -> World:
@@ -311,14 +314,21 @@ def duplicate_commit_world(commit: CommitCheck = "pre-8127") -> World:
     3 GB free, so the third is reserved; once the first two complete, two scheduler threads
     both propose the allocation from the reservation. Under ``pre-8127`` both commits succeed
     and the node is charged twice for one container (a leak); ``yarn-8127`` rejects the second.
-    Nodes do not churn here (the story does not need it)."""
+    ``pre-8127`` stands for Hadoop 3.0.x-3.1.0 (asynchronous scheduling, YARN-4280's blocked
+    headroom, not yet YARN-8804). Nodes do not churn here (the story does not need it)."""
     conf = configuration_from_properties(
         {PREFIX + "root.queues": "a", PREFIX + "root.a.capacity": "100", PREFIX + "schedule-asynchronously.enable": "true"}
     )
     nodes = [NodeSpec("n0", _gb(12, 12)), NodeSpec("n1", _gb(2, 2))]
     apps = [AppSpec("app1", "a", _gb(1), (RequestSpec(1, _gb(4)),))]
     bounds = Bounds(max_clock_ms=0, max_proposals=2, max_ask=4, max_containers=6, node_churn=False)
-    return build_world(conf, [PartitionSpec("")], nodes, apps, Variants(commit), bounds)
+    return build_world(conf, [PartitionSpec("")], nodes, apps, variants(commit, headroom=headroom_of(commit)), bounds)
+
+
+def headroom_of(commit: CommitCheck) -> HeadroomRule:
+    """The blocked-headroom rule of the releases a commit rule stands for: ``pre-8127`` with
+    asynchronous scheduling is Hadoop 3.0.x-3.1.0 (YARN-4280 without YARN-8804)."""
+    return "yarn-4280" if commit == "pre-8127" else "yarn-8804"
 
 
 def seed002_world(reserved_selector: bool = False) -> World:
@@ -380,7 +390,7 @@ def two_queue_world(commit: CommitCheck = "yarn-8127", asynchronous: bool = Fals
         AppSpec("b1", "b", _gb(1), request, user="v"),
     ]
     bounds = Bounds(max_clock_ms=4000, max_proposals=1, max_ask=1, max_containers=8)
-    return build_world(conf, [PartitionSpec("")], nodes, apps, Variants(commit), bounds)
+    return build_world(conf, [PartitionSpec("")], nodes, apps, variants(commit, headroom=headroom_of(commit)), bounds)
 
 
 #: The named worlds by name (each a function of its variant parameters, with defaults).

@@ -4,7 +4,14 @@
 over the children with a guarantee, then, if anything is left, the equal-share fixpoint over
 the others. Here one *step* is one iteration of whichever loop is running (one group of
 equally most-under-served queues served in tree order), or the move from the first loop to
-the second, or the end. :meth:`Fixpoint.initial_state` is the state before the first
+the second, or the end. On the concrete backend the group is served in the order Hadoop's
+``java.util.PriorityQueue`` polls it (the heap array travels in :attr:`State.heap`, kept by
+:class:`~yarnspec.impl.java_priority_queue.JavaPriorityQueue`), as the reference does; the
+symbolic backend serves a group in tree order. That order only matters when what is
+unassigned runs out inside a group of tied queues, and no property proved here depends on
+which tied queue gets the last of it (each offer is capped at what is left); the
+equivalence test compares the concrete backend, heap order and all, with the reference.
+:meth:`Fixpoint.initial_state` is the state before the first
 iteration; :meth:`Fixpoint.step` maps a state to the next, and a state with ``done`` set maps
 to itself.
 
@@ -15,8 +22,11 @@ inputs to the end, which is what the equivalence test compares with the referenc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+
+from yarnspec.impl.java_priority_queue import JavaPriorityQueue
 
 from .arith import Arith, Cond, Symbolic, Vec, add, choose, clamp0, cmin, sub, total
 from .calc import Calc, Ratio, ratio_at_least_one, ratio_equal, ratio_less
@@ -35,6 +45,7 @@ class State:
     unassigned: Vec
     equal_pass: Cond
     done: Cond
+    heap: tuple[int, ...] = ()
 
 
 class Fixpoint:
@@ -76,7 +87,7 @@ class Fixpoint:
         ideal = tuple(choose(A, w, i, zero) for w, i in zip(self.weighted, self.initial))
         unassigned = sub(self.level.resource, total(A, ideal, calc.dims))
         asking = tuple(A.all((w, a)) for w, a in zip(self.weighted, self.asks_at_first))
-        return State(ideal, asking, unassigned, A.any(()), A.any(()))
+        return State(ideal, asking, unassigned, A.any(()), A.any(()), self._new_heap(ideal, False, asking))
 
     def guard(self, state: State) -> Cond:
         """The loop condition: some queue asks and something is unassigned (A.5.1)."""
@@ -105,13 +116,41 @@ class Fixpoint:
         ideal = tuple(choose(A, w, s, i) for w, s, i in zip(self.weighted, state.ideal, self.initial))
         taken = total(A, (choose(A, w, calc.zero(), i) for w, i in zip(self.weighted, self.initial)), calc.dims)
         asking = tuple(A.all((A.neg(w), a)) for w, a in zip(self.weighted, self.asks_at_first))
-        return State(ideal, asking, sub(state.unassigned, taken), A.all(()), A.any(()))
+        return State(ideal, asking, sub(state.unassigned, taken), A.all(()), A.any(()), self._new_heap(ideal, True, asking))
+
+    def _concrete(self) -> bool:
+        return not isinstance(self.A, Symbolic)
+
+    def _heap(self, ideal: Sequence[Vec], equal_pass: Cond, array: Sequence[int]) -> JavaPriorityQueue[int]:
+        """Concrete only: Hadoop's priority queue of asking children (by index), ordered by
+        ``TQComparator`` on ``ideal``, holding ``array`` as its heap array."""
+
+        def compare(q: int, p: int) -> int:
+            q_first = self.key_at_most_in(ideal, equal_pass, q, p)
+            p_first = self.key_at_most_in(ideal, equal_pass, p, q)
+            return 0 if q_first and p_first else -1 if q_first else 1
+
+        return JavaPriorityQueue.of_heap(compare, array)
+
+    def _new_heap(self, ideal: Sequence[Vec], equal_pass: bool, asking: Sequence[Cond]) -> tuple[int, ...]:
+        """The heap after adding the asking children in tree order (concrete only)."""
+        if not self._concrete():
+            return ()
+        heap = self._heap(ideal, equal_pass, ())
+        for q, asks in enumerate(asking):
+            if asks:
+                heap.add(q)
+        return heap.array()
 
     def key_at_most(self, state: State, q: int, p: int) -> Cond:
         """Whether queue ``q`` is at least as under-served as ``p``: the order of
         ``(ratio >= 1, -priority, ratio)`` (Hadoop ``TQComparator`` with priorities)."""
+        return self.key_at_most_in(state.ideal, state.equal_pass, q, p)
+
+    def key_at_most_in(self, ideal: Sequence[Vec], equal_pass: Cond, q: int, p: int) -> Cond:
+        """:meth:`key_at_most` for these ideals."""
         A = self.A
-        rq, rp = self.ratio(state, q), self.ratio(state, p)
+        rq, rp = self.ratio_in(ideal, equal_pass, q), self.ratio_in(ideal, equal_pass, p)
         oq, op = ratio_at_least_one(A, rq), ratio_at_least_one(A, rp)
         pq, pp = self.level.children[q].priority, self.level.children[p].priority
         ratio_le = A.any((ratio_less(A, rq, rp), ratio_equal(A, rq, rp)))
@@ -125,8 +164,12 @@ class Fixpoint:
 
     def ratio(self, state: State, q: int) -> Ratio:
         """``ideal / guaranteed``, or ``Integer.MAX_VALUE`` in the zero-guarantee pass."""
-        r = self.calc.ratio(self.level.resource, state.ideal[q], self.level.children[q].guaranteed)
-        return Ratio(r.num, r.den, state.equal_pass)
+        return self.ratio_in(state.ideal, state.equal_pass, q)
+
+    def ratio_in(self, ideal: Sequence[Vec], equal_pass: Cond, q: int) -> Ratio:
+        """:meth:`ratio` for these ideals."""
+        r = self.calc.ratio(self.level.resource, ideal[q], self.level.children[q].guaranteed)
+        return Ratio(r.num, r.den, equal_pass)
 
     def serve(self, state: State) -> State:
         """One loop iteration: the most under-served asking queues, in tree order, are each
@@ -134,7 +177,15 @@ class Fixpoint:
         A, calc = self.A, self.calc
         ref = self.level.resource
         guard = self.guard(state)
-        group = self.group(state, guard)
+        heap: JavaPriorityQueue[int] | None = None
+        if self._concrete():
+            heap = self._heap(state.ideal, state.equal_pass, state.heap)
+            polled = self._poll_group(heap, state)
+            group: list[Cond] = [q in polled for q in range(self.size)]
+            order: Sequence[int] = polled
+        else:
+            group = self.group(state, guard)
+            order = range(self.size)
         asking_total = total(A, (choose(A, a, c.guaranteed, calc.zero()) for a, c in zip(state.asking, self.level.children)), calc.dims)
         asking_count = A.count(state.asking)
         offered_from = state.unassigned
@@ -142,7 +193,8 @@ class Fixpoint:
         ideal = list(state.ideal)
         asking = list(state.asking)
         alive: Cond = A.all(())
-        for q, child in enumerate(self.level.children):
+        for q in order:
+            child = self.level.children[q]
             positive = calc.any_major_positive(unassigned)
             serving = A.all((group[q], alive, positive))
             alive = A.all((alive, A.any((A.neg(group[q]), positive))))
@@ -152,7 +204,22 @@ class Fixpoint:
             ideal[q] = choose(A, serving, add(ideal[q], accepted), ideal[q])
             asking[q] = A.ite(group[q], A.all((serving, calc.positive(ref, accepted))), asking[q])
             unassigned = choose(A, serving, clamp0(A, sub(unassigned, accepted)), unassigned)
-        return State(tuple(ideal), tuple(asking), unassigned, state.equal_pass, state.done)
+            if heap is not None and asking[q]:
+                heap = self._heap(ideal, state.equal_pass, heap.array())
+                heap.add(q)
+        array = heap.array() if heap is not None else ()
+        return State(tuple(ideal), tuple(asking), unassigned, state.equal_pass, state.done, array)
+
+    def _poll_group(self, heap: JavaPriorityQueue[int], state: State) -> list[int]:
+        """``getMostUnderservedQueues`` on the concrete heap: poll while the next head ties."""
+        group: list[int] = []
+        while heap:
+            first = heap.remove()
+            group.append(first)
+            following = heap.peek()
+            if following is None or not self.key_at_most(state, following, first):
+                break
+        return group
 
     def group(self, state: State, guard: Cond) -> list[Cond]:
         """Per child: whether it is in this iteration's group, the asking queues whose key
@@ -239,4 +306,5 @@ def _choose_state(A: Arith, cond: Cond, a: State, b: State) -> State:
         choose(A, cond, a.unassigned, b.unassigned),
         A.ite(cond, a.equal_pass, b.equal_pass),
         A.ite(cond, a.done, b.done),
+        a.heap if a.heap == b.heap or cond is True else b.heap,
     )

@@ -18,12 +18,12 @@ the comparator (no queue priorities) and the target (``used - ideal``, no floor)
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..calculator import ResourceCalculator
-from ..resources import ZERO, Resource, f32, java_float_div
+from ..java_priority_queue import JavaPriorityQueue
+from ..resources import ZERO, Resource, double_compare_key, f32, java_float_div
 from .config import PolicyVariant
 from .extras import update_extras
 from .temp_queue import PartitionTree, TempQueue
@@ -122,57 +122,60 @@ def fixpoint(
     visits them in: each round's group of most under-served queues and the next queue behind
     it (``getMostUnderservedQueues`` peeks at it), then whatever still asks when the loop ends.
 
-    Asking queues sit in a heap ordered by :func:`need_key`; each round takes the group of
-    equally most-under-served queues (ties in tree order). Shares are computed once per round
-    over all queues still asking, and only for the group, from a running sum of the asking
-    guarantees. (Hadoop keeps a type's previous share when the asking queues' guarantees sum
-    to 0 there; every asking queue then has 0 of that type, so its share was 0 all along.)
+    Asking queues sit in a ``java.util.PriorityQueue`` ordered by ``TQComparator``
+    (:func:`compare_need`), which has no tie-break; :class:`JavaPriorityQueue` reproduces the
+    JDK heap, so equally under-served queues are served in the heap's order, and a served
+    queue goes back with ``add`` (``getMostUnderservedQueues`` polls the group). Hadoop fills
+    the heap from a ``HashSet`` of identity-hashed records, whose order no run can predict;
+    the model adds the queues in tree order. Shares are computed once per round over all
+    queues still asking (``resetCapacity``), and only for the group, from a running sum of
+    the asking guarantees. (Before Hadoop 3.4.0 a type's previous share is kept when the
+    asking queues' guarantees sum to 0 there; every asking queue then has 0 of that type, so
+    its share was 0 all along.)
     """
     zero = ZERO.padded(len(reference))
-    heap: list[tuple[tuple[int, int, float], int, TempQueue]] = []
+    compare = need_comparator(mode)
+    asking: JavaPriorityQueue[Asking] = JavaPriorityQueue(compare)
     asking_total = zero
     for queue in queues:
         queue.ideal = initial_ideal(queue, reference, calc, mode)
         unassigned = unassigned - queue.ideal
         if calc.less(reference, queue.ideal, queue.used + queue.pending):
-            heap.append((need_key(queue, reference, calc, mode), queue.order, queue))
+            asking.add(Asking.of(queue, reference, calc))
             asking_total = asking_total + queue.guaranteed
-    heapq.heapify(heap)
-    asking_count = len(heap)
-    while heap and calc.greater(reference, unassigned, zero):
-        first = heapq.heappop(heap)
-        group = [first[2]]
-        while heap and heap[0][0] == first[0]:
-            group.append(heapq.heappop(heap)[2])
+    while asking and calc.greater(reference, unassigned, zero):
+        shares_total, shares_count = asking_total, len(asking)
+        by_capacity = None
+        if mode.capacity_shares and not equal_shares:
+            by_capacity = capacity_share_types([entry.queue for entry in asking], shares_total)
+        group = most_underserved(asking, compare)
         if underserved is not None:
-            underserved.update((q.path, None) for q in [*group, *(entry[2] for entry in heap[:1])])
+            following = asking.peek()
+            behind = [] if following is None else [following.queue]
+            underserved.update((q.path, None) for q in [*group, *behind])
         offered_from = unassigned
-        shares_total, shares_count = asking_total, asking_count
-        by_capacity = capacity_share_types(group, heap, shares_total) if mode.capacity_shares and not equal_shares else None
         shares: dict[tuple[tuple[int, ...], float], float | list[float]] = {}  # equal inputs, equal shares
         handed_out = zero
         for index, queue in enumerate(group):
             if not mode.legacy and not calc.any_major_positive(unassigned):
                 for dropped in group[index:]:
                     asking_total = asking_total - dropped.guaranteed
-                    asking_count -= 1
                 break
             key = (queue.guaranteed.values, queue.absolute_capacity)
             share = shares.get(key)
             if share is None:
                 share = _share(queue, shares_total, shares_count, offered_from, equal_shares, calc, mode)
                 if by_capacity is not None:
-                    share = by_capacity.apply(queue, share)
+                    share = by_capacity.apply(queue, share, shares_count)
                 shares[key] = share
             avail = calc.multiply_round_up(offered_from, share)
             if not mode.legacy:
                 avail = avail.component_min(unassigned)
             done = offer(queue, avail, reference, calc, mode)
             if calc.greater(reference, done, zero):
-                heapq.heappush(heap, (need_key(queue, reference, calc, mode), queue.order, queue))
+                asking.add(Asking.of(queue, reference, calc))
             else:
                 asking_total = asking_total - queue.guaranteed
-                asking_count -= 1
             if mode.legacy:
                 handed_out = handed_out + done
             else:
@@ -180,9 +183,69 @@ def fixpoint(
         if mode.legacy:
             unassigned = unassigned - handed_out
     if underserved is not None:
-        while heap:
-            underserved[heapq.heappop(heap)[2].path] = None
+        while asking:
+            underserved[asking.remove().queue.path] = None
     return unassigned
+
+
+@dataclass(frozen=True)
+class Asking:
+    """An asking queue in the heap with the ratio ``TQComparator`` reads: ``idealAssigned /
+    guaranteed`` by the calculator, ``Integer.MAX_VALUE`` without a guarantee (served last).
+    The ratio is taken when the queue is added: its ideal only changes once it is polled."""
+
+    queue: TempQueue
+    ratio: float
+
+    @staticmethod
+    def of(queue: TempQueue, reference: Resource, calc: ResourceCalculator) -> Asking:
+        """The entry of ``queue`` as it stands now."""
+        ratio = NO_GUARANTEE_RATIO
+        if calc.greater(reference, queue.guaranteed, ZERO.padded(len(reference))):
+            ratio = calc.divide(reference, queue.ideal, queue.guaranteed)
+        return Asking(queue, ratio)
+
+
+def need_comparator(mode: IdealMode) -> Callable[[Asking, Asking], int]:
+    """Hadoop's ``TQComparator`` (negative: the first is more under-served).
+
+    Hadoop 3 (``PriorityUtilizationQueueOrderingPolicy.compare``): with equal priorities
+    ``Double.compare`` of the ratios; with different priorities the higher priority first
+    when both ratios are below 1 or both at least 1, else ``Double.compare``. Hadoop 2.7.3:
+    ``-1`` if the first ratio is ``<`` the second, ``1`` if ``>``, else 0 (NaN ties with all).
+    """
+    if mode.legacy:
+        return _compare_legacy
+    return _compare_with_priorities
+
+
+def _compare_legacy(a: Asking, b: Asking) -> int:
+    return -1 if a.ratio < b.ratio else 1 if a.ratio > b.ratio else 0
+
+
+def _double_compare(x: float, y: float) -> int:
+    kx, ky = double_compare_key(x), double_compare_key(y)
+    return (kx > ky) - (kx < ky)
+
+
+def _compare_with_priorities(a: Asking, b: Asking) -> int:
+    pa, pb = a.queue.priority, b.queue.priority
+    if pa != pb and ((a.ratio < 1.0 and b.ratio < 1.0) or (a.ratio >= 1.0 and b.ratio >= 1.0)):
+        return (pb > pa) - (pb < pa)
+    return _double_compare(a.ratio, b.ratio)
+
+
+def most_underserved(asking: JavaPriorityQueue[Asking], compare: Callable[[Asking, Asking], int]) -> list[TempQueue]:
+    """``getMostUnderservedQueues``: poll the head, and keep polling while the next head
+    compares equal to the one just polled; the polled queues in poll order."""
+    group: list[TempQueue] = []
+    while asking:
+        first = asking.remove()
+        group.append(first.queue)
+        following = asking.peek()
+        if following is None or compare(first, following) < 0:
+            break
+    return group
 
 
 def _share(
@@ -206,65 +269,53 @@ def _share(
 
 @dataclass(frozen=True)
 class CapacityShares:
-    """The resource types whose shares Hadoop 3.4.0 takes from absolute capacities, and the
-    asking queues' total capacity (a ``float`` sum)."""
+    """How Hadoop 3.4.0's ``resetCapacity`` shares each resource type: ``absolute`` lists the
+    types shared by absolute capacity (``capacity / total``), ``even`` those shared evenly
+    (``1/n``); the other types keep ``g_i / sum g_i``."""
 
-    types: tuple[int, ...]
+    absolute: tuple[int, ...]
+    even: tuple[int, ...]
     total: float
 
-    def apply(self, queue: TempQueue, share: float | list[float]) -> float | list[float]:
-        """``share`` with the types in :attr:`types` replaced by ``capacity / total``."""
-        if not self.types or not isinstance(share, list):
+    def apply(self, queue: TempQueue, share: float | list[float], count: int) -> float | list[float]:
+        """``share`` with the types of :attr:`absolute` and :attr:`even` replaced."""
+        if not isinstance(share, list) or not (self.absolute or self.even):
             return share
         fixed = list(share)
-        for i in self.types:
+        for i in self.absolute:
             fixed[i] = java_float_div(queue.absolute_capacity, self.total)
+        for i in self.even:
+            fixed[i] = java_float_div(1.0, count)
         return fixed
 
 
-def capacity_share_types(
-    group: Sequence[TempQueue], heap: Sequence[tuple[object, int, TempQueue]], total: Resource
-) -> CapacityShares:
-    """YARN-11073's fix (Hadoop 3.4.0, ``AbstractPreemptableResourceCalculator.resetCapacity``):
-    for a resource type in which some asking queue is guaranteed 0, every asking queue's share
-    of that type is its absolute capacity over the asking queues' total absolute capacity,
-    instead of its guarantee over their total guarantee (when the capacities add up to more
-    than 0). Without the fix a tiny queue whose vcore guarantee truncated to 0 has a vcore
-    share of 0 and is preempted on an idle cluster, where it is the only queue asking and the
-    vcore total is 0 as well; so the rule applies whatever the total. (This is our reading of
-    the 3.4.0 change; docs/preemption.md, *Variants*.) The asking queues are the group being
-    served and those still in the heap; their capacities are summed in ``float``, in tree
-    order (Hadoop iterates its priority queue in heap order: the sum may differ in the last
-    bit)."""
-    asking = sorted([*group, *(entry[2] for entry in heap)], key=lambda q: q.order)
+def capacity_share_types(asking: Sequence[TempQueue], total: Resource) -> CapacityShares:
+    """YARN-11073's fix (Hadoop 3.4.0, ``AbstractPreemptableResourceCalculator.resetCapacity``),
+    per resource type ``i`` over the asking queues (``asking``, in the heap's array order, the
+    order Hadoop iterates it and sums their absolute capacities in ``float``):
+
+    * if some asking queue is guaranteed 0 of ``i`` while its absolute capacity is not 0, and
+      the asking queues' total guarantee of ``i`` is not 0: every share of ``i`` is the
+      queue's absolute capacity over the asking queues' total capacity;
+    * else, if the total guarantee of ``i`` is 0, or the absolute capacities sum to 0: every
+      share of ``i`` is ``1/n`` for the ``n`` asking queues;
+    * else the share stays ``g_i / sum g_i``.
+
+    Without the fix a tiny queue whose vcore guarantee truncated to 0 has a vcore share of 0
+    and is preempted on an idle cluster; with it, when the tiny queue is the only one asking
+    the vcore total is 0 and the share is 1/1.
+    """
     capacity = 0.0
     for queue in asking:
         capacity = f32(capacity + queue.absolute_capacity)
-    if capacity <= 0:
-        return CapacityShares((), capacity)
-    types = tuple(i for i in range(len(total.values)) if any(q.guaranteed.values[i] == 0 for q in asking))
-    return CapacityShares(types, capacity)
-
-
-def need_key(queue: TempQueue, reference: Resource, calc: ResourceCalculator, mode: IdealMode) -> tuple[int, int, float]:
-    """A sort key equivalent to Hadoop's ``TQComparator`` (smaller = more under-served).
-
-    ``r = ideal / guaranteed`` (calculator ``divide``; ``Integer.MAX_VALUE`` without
-    guarantee). With equal priorities the smaller ``r`` comes first; with different priorities
-    the higher priority comes first when both ``r`` are below 1 or both at least 1, otherwise
-    the smaller ``r`` (``PriorityUtilizationQueueOrderingPolicy.compare``). That is the order
-    of ``(r >= 1, -priority, r)``; NaN sorts last, as ``Double.compare`` puts it. 2.7.3 has no
-    priorities: the key is ``r`` alone.
-    """
-    zero = ZERO.padded(len(reference))
-    ratio = NO_GUARANTEE_RATIO
-    if calc.greater(reference, queue.guaranteed, zero):
-        ratio = calc.divide(reference, queue.ideal, queue.guaranteed)
-    if ratio != ratio:
-        return (2, 0, 0.0)
-    if mode.legacy:
-        return (0, 0, ratio)
-    return (1 if ratio >= 1.0 else 0, -queue.priority, ratio)
+    absolute: list[int] = []
+    even: list[int] = []
+    for i, type_total in enumerate(total.values):
+        if type_total != 0 and any(q.guaranteed.values[i] == 0 and q.absolute_capacity != 0 for q in asking):
+            absolute.append(i)
+        elif type_total == 0 or capacity == 0:
+            even.append(i)
+    return CapacityShares(tuple(absolute), tuple(even), capacity)
 
 
 def offer(queue: TempQueue, avail: Resource, reference: Resource, calc: ResourceCalculator, mode: IdealMode) -> Resource:

@@ -24,7 +24,7 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 
 from . import environment as env
-from .allocate import heartbeat_proposal, pass_inputs, propose_on_node, propose_on_partition
+from .allocate import heartbeat_proposal, partition_pass, pass_inputs, propose_on_node
 from .async_commit import CommitResult, commit, needs_new_id
 from .accounting import Edit
 from .monitor import monitor_due, run_monitor
@@ -231,18 +231,20 @@ class _ProposalCache:
     """The proposals computed for the last state asked about, so that the effect of a
     heartbeat or propose action does not compute them again, and, per world, the proposals by
     what a pass reads of a state (:func:`~.allocate.pass_inputs`): states that differ only in
-    proposals in flight, marks or time share them (successors are computed state by state)."""
+    proposals in flight, marks or time share them (successors are computed state by state).
+    An action's proposals are a tuple: at most one for a heartbeat or a node, and a
+    partition's pass may make several (:func:`~.allocate.partition_pass`)."""
 
     def __init__(self) -> None:
         self.world: World | None = None
         self.state: SchedulerState | None = None
-        self.proposals: dict[Action, Proposal | None] = {}
-        self.by_inputs: weakref.WeakKeyDictionary[World, dict[Hashable, dict[Action, Proposal | None]]] = (
+        self.proposals: dict[Action, tuple[Proposal, ...]] = {}
+        self.by_inputs: weakref.WeakKeyDictionary[World, dict[Hashable, dict[Action, tuple[Proposal, ...]]]] = (
             weakref.WeakKeyDictionary()
         )
 
-    def get(self, world: World, state: SchedulerState, action: Heartbeat | ProposeNode | ProposePartition) -> Proposal | None:
-        """The proposal ``action`` makes in ``state`` (computed once per pass inputs)."""
+    def get(self, world: World, state: SchedulerState, action: Heartbeat | ProposeNode | ProposePartition) -> tuple[Proposal, ...]:
+        """The proposals ``action`` makes in ``state`` (computed once per pass inputs)."""
         if self.world is not world or self.state is not state:
             known = self.by_inputs.setdefault(world, {})
             if len(known) >= _MAX_PASS_INPUTS:
@@ -250,12 +252,11 @@ class _ProposalCache:
             self.world, self.state = world, state
             self.proposals = known.setdefault(pass_inputs(state), {})
         if action not in self.proposals:
-            if isinstance(action, Heartbeat):
-                self.proposals[action] = heartbeat_proposal(world, state, action.node)
-            elif isinstance(action, ProposeNode):
-                self.proposals[action] = propose_on_node(world, state, action.node)
+            if isinstance(action, ProposePartition):
+                self.proposals[action] = partition_pass(world, state, action.partition)
             else:
-                self.proposals[action] = propose_on_partition(world, state, action.partition)
+                one = heartbeat_proposal(world, state, action.node) if isinstance(action, Heartbeat) else propose_on_node(world, state, action.node)
+                self.proposals[action] = () if one is None else (one,)
         return self.proposals[action]
 
 
@@ -268,8 +269,8 @@ def _scheduler_actions(world: World, state: SchedulerState) -> Iterator[Action]:
     if not settings.async_scheduling:
         for node in range(len(world.nodes)):
             heartbeat = Heartbeat(node)
-            proposal = _CACHE.get(world, state, heartbeat)
-            if proposal is not None and _committable(world, state, proposal):
+            proposals = _CACHE.get(world, state, heartbeat)
+            if proposals and _committable(world, state, proposals[0]):
                 yield heartbeat
     else:
         room = len(state.proposals) < world.bounds.max_proposals
@@ -287,16 +288,11 @@ def _scheduler_actions(world: World, state: SchedulerState) -> Iterator[Action]:
 def _propose_actions(world: World, state: SchedulerState) -> Iterator[Action]:
     if not world.settings.multi_node:
         for node in range(len(world.nodes)):
-            if _CACHE.get(world, state, ProposeNode(node)) is not None:
+            if _CACHE.get(world, state, ProposeNode(node)):
                 yield ProposeNode(node)
         return
-    if world.variants.multi_node_reserve == "yarn-10259":
-        # YARN-10259: reservations are served on their own node, apart from new allocations.
-        for node, node_state in enumerate(state.nodes):
-            if node_state.live and node_state.reserved != NONE and _CACHE.get(world, state, ProposeNode(node)) is not None:
-                yield ProposeNode(node)
     for partition in range(len(world.partitions)):
-        if _CACHE.get(world, state, ProposePartition(partition)) is not None:
+        if _CACHE.get(world, state, ProposePartition(partition)):
             yield ProposePartition(partition)
 
 
@@ -345,15 +341,16 @@ def _effect(world: World, state: SchedulerState, action: Action) -> StepResult:
     if isinstance(action, Tick):
         return StepResult(env.tick(world, state))
     if isinstance(action, Heartbeat):
-        proposal = _CACHE.get(world, state, action)
-        assert proposal is not None
+        (proposal,) = _CACHE.get(world, state, action)
         return _commit_note(commit(world, state, proposal), proposal)
     if isinstance(action, (ProposeNode, ProposePartition)):
-        proposal = _CACHE.get(world, state, action)
-        assert proposal is not None
+        # A pass's proposals go into the commit queue in order, as far as the bound on
+        # proposals in flight allows (the reservations it serves come first).
+        room = world.bounds.max_proposals - len(state.proposals)
+        made = _CACHE.get(world, state, action)[:room]
         edit = Edit(world, state)
-        edit.proposals.append(proposal)
-        return StepResult(edit.freeze(), f"proposed {proposal.kind.name.lower()}")
+        edit.proposals.extend(made)
+        return StepResult(edit.freeze(), "proposed " + ", ".join(p.kind.name.lower() for p in made))
     if isinstance(action, Commit):
         edit = Edit(world, state)
         edit.proposals.remove(action.proposal)
@@ -410,9 +407,8 @@ def describe_proposal(world: World, proposal: Proposal) -> str:
 
 def action_class(action: Action) -> str:
     """The fairness class: the kind, per node for heartbeats (``heartbeat@2``); a proposal for
-    one node (``propose-node``: single-node placement, or a reservation's own node under
-    YARN-10259) apart from a partition's multi-node proposal (``propose``), since Hadoop's
-    scheduling thread makes both in every pass."""
+    one node (``propose-node``: single-node placement) apart from a partition's multi-node
+    pass (``propose``)."""
     if isinstance(action, Heartbeat):
         return f"heartbeat@{action.node}"
     if isinstance(action, ProposeNode):

@@ -25,9 +25,11 @@ The pass, as Hadoop 3 runs it (``CapacityScheduler.allocateContainerOnSingleNode
    AM), with the whole partition as every queue's limit.
 
 Multi-node placement looks at every node of a partition in the sorter's cached order; where
-Hadoop 3.2 and YARN-10259 differ (reservations looked at from every candidate versus only on
-their own node; reserving on the first candidate versus after all) the world's
-``multi_node_reserve`` variant decides.
+Hadoop releases differ (reservations looked at from every candidate versus only on their own
+node; reserving on the first candidate versus only on the last; what a pass does on a full
+partition) the world's :class:`~.world.Variants` decide (YARN-9432, YARN-10259, YARN-10293),
+as they decide whether a child skipped for its queue limit blocks its headroom (YARN-4280,
+YARN-8804).
 """
 
 from __future__ import annotations
@@ -125,25 +127,59 @@ def propose_on_node(world: World, state: SchedulerState, node: int) -> Proposal 
 
 
 def propose_on_partition(world: World, state: SchedulerState, partition: int) -> Proposal | None:
-    """The multi-node pass for a partition: its live nodes in the sorter's cached order."""
+    """The multi-node pass for a partition (``allocateContainersOnMultiNodes``): its live
+    nodes in the sorter's cached order; nothing on a full partition before YARN-10293."""
     view = shared_view(world, state)
     nodes = multi_node_candidates(world, state, partition)
     if not nodes:
         return None
+    if not world.variants.yarn_10293 and partition_full(view, partition):
+        return None
+    return _assign_root(view, Candidates(partition, nodes, True))
+
+
+def partition_pass(world: World, state: SchedulerState, partition: int) -> tuple[Proposal, ...]:
+    """Everything one multi-node pass of a scheduling thread proposes for a partition
+    (``allocateContainersOnMultiNodes``), all computed from the same state: the reservations
+    it serves on their own nodes (:func:`serves_reservation_alone`, in node order; Hadoop
+    walks a hash map of the nodes), then the partition's new allocation
+    (:func:`propose_on_partition`)."""
+    reserved: list[Proposal] = []
+    for node in range(len(world.nodes)):
+        if world.node_partition[node] == partition and serves_reservation_alone(world, state, node):
+            proposal = propose_on_node(world, state, node)
+            if proposal is not None:
+                reserved.append(proposal)
+    new = propose_on_partition(world, state, partition)
+    return tuple(reserved) if new is None else (*reserved, new)
+
+
+def partition_full(view: View, partition: int) -> bool:
+    """Root's used capacity in the partition is at least 1 (reservations count as used; the
+    model has no killable resource, which Hadoop would also require to be none)."""
     resource = view.partition_resource[partition]
     base = view.calc.max(resource, view.guaranteed(ROOT, partition), view.minimum)
-    if view.calc.divide(resource, state.queues[ROOT].used[partition], base) >= 1.0:
-        return None  # the partition is full (Hadoop: root's used capacity >= 1)
-    return _assign_root(view, Candidates(partition, nodes, True))
+    return view.calc.divide(resource, view.state.queues[ROOT].used[partition], base) >= 1.0
+
+
+def serves_reservation_alone(world: World, state: SchedulerState, node: int) -> bool:
+    """Whether, with multi-node placement, a pass serves ``node``'s reservation on that node
+    alone (``allocateFromReservedContainer``): always under YARN-10293, only on a full
+    partition under YARN-9432, never in Hadoop 3.2."""
+    if state.nodes[node].reserved == NONE or not state.nodes[node].live:
+        return False
+    if world.variants.yarn_10293:
+        return True
+    return world.variants.yarn_9432 and partition_full(shared_view(world, state), world.node_partition[node])
 
 
 def heartbeat_proposal(world: World, state: SchedulerState, node: int) -> Proposal | None:
     """What a node's heartbeat proposes (committed at once by the heartbeat step): the
-    single-node pass, or with multi-node placement the partition's pass (a reserved node's own
-    reservation first under YARN-10259)."""
+    single-node pass, or with multi-node placement the partition's pass, or the node's own
+    reservation where a pass serves it alone (:func:`serves_reservation_alone`)."""
     if not world.settings.multi_node:
         return propose_on_node(world, state, node)
-    if world.variants.multi_node_reserve == "yarn-10259" and state.nodes[node].reserved != NONE:
+    if serves_reservation_alone(world, state, node):
         return propose_on_node(world, state, node)
     if not state.nodes[node].live:
         return None
@@ -211,19 +247,33 @@ def _assign_queue(view: View, queue: int, candidates: Candidates, limits: Limits
         return Assignment(None, Skip.QUEUE_LIMIT)
     result = NOTHING
     for child in ordered_children(view, queue, candidates.partition):
-        assignment = _assign_queue(view, child, candidates, child_limits(view, queue, child, limits, candidates.partition), mode)
+        limits_of_child = child_limits(view, queue, child, limits, candidates.partition)
+        assignment = _assign_queue(view, child, candidates, limits_of_child, mode)
         if assignment.proposal is not None:
             return assignment
         if assignment.skip == Skip.QUEUE_LIMIT:
             result = assignment
+            _block_headroom(view, child, limits, limits_of_child)
     return result
+
+
+def _block_headroom(view: View, child: int, limits: Limits, limits_of_child: Limits) -> None:
+    """``assignContainersToChildQueues`` after a child was skipped for its queue limit
+    (YARN-4280): the parent's later children get a limit less the child's headroom (at least
+    0); with YARN-8804 a parent child gives up only what its own children blocked."""
+    variants = view.world.variants
+    if not variants.yarn_4280:
+        return
+    nested = variants.yarn_8804 and not view.world.queues[child].leaf
+    blocked = limits_of_child.blocked if nested else limits_of_child.headroom
+    limits.blocked = limits.blocked + view.calc.max(view.cluster, blocked, ZERO)
 
 
 def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, mode: bool) -> Assignment:
     """``LeafQueue.assignContainers``: reservations first (Hadoop 3.2 multi-node), then the
     applications in order, respecting the queue limit, user limits and FIFO."""
     world = view.world
-    if candidates.multi and world.variants.multi_node_reserve == "first-candidate":
+    if candidates.multi and not world.variants.yarn_10259:
         for node in sorted(candidates.nodes):
             cid = view.state.nodes[node].reserved
             container = view.state.container(cid) if cid != NONE else None
@@ -295,14 +345,14 @@ def _allocate_key(
     view: View, app: int, key: int, candidates: Candidates, limits: Limits, mode: bool, reserved: Container | None
 ) -> Result:
     """``RegularContainerAllocator.allocate``: try the candidates in order; stop at the first
-    allocation, and at the first reservation unless YARN-10259 keeps looking (then the last
-    reserving candidate gets it)."""
+    allocation, and at the first reservation unless YARN-10259 keeps looking: then only the
+    last candidate may reserve, and only if it returns RESERVED itself (an earlier candidate
+    that would have reserved is passed over)."""
     world = view.world
     info, state = world.apps[app], view.state.apps[app]
     assert state is not None
-    keep_looking = candidates.multi and world.variants.multi_node_reserve == "yarn-10259"
+    keep_looking = candidates.multi and world.variants.yarn_10259
     result = Result(Outcome.PRIORITY_SKIPPED)
-    last_reservation: Result | None = None
     for position, node in enumerate(candidates.nodes):
         if reserved is None:
             skipped = _precheck(view, app, key, node, limits, mode)
@@ -318,11 +368,8 @@ def _allocate_key(
             return result
         if result.outcome == Outcome.RESERVED:
             if keep_looking and position < len(candidates.nodes) - 1:
-                last_reservation = result
                 continue
             return result
-    if last_reservation is not None:
-        return last_reservation
     return result
 
 

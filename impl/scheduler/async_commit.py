@@ -7,8 +7,8 @@ by another) and the queues' ``accept`` (the user's used, less what the proposal 
 at most its limit, and every queue from the leaf to root stays within its maximum: checked for
 everything except an allocation from a reservation, whose resource the queues already count).
 
-Where the proposal allocates from a reserved container, the world's ``commit`` variant
-decides (seed 003):
+Where the proposal allocates from a reserved container, the world's variants decide (seed 003;
+named by :attr:`~.world.Variants.name`):
 
 * ``yarn-8127``: rejected unless the proposal's node holds that reservation (the check added
   by YARN-8127). With multi-node placement a reservation proposed on another node is refused
@@ -91,13 +91,13 @@ def _allocation_check(world: World, state: SchedulerState, proposal: Proposal) -
         if proposal.from_reserved != node.reserved:
             return "the node is reserved by another container"
     elif proposal.from_reserved != NONE:
-        variant = world.variants.commit
-        if variant == "yarn-8127":
-            return "allocation from a reserved container on a node that does not hold it (the YARN-8127 check)"
-        if variant == "reserved-pickup":
+        variants = world.variants
+        if variants.reserved_pickup:
             reserved = state.container(proposal.from_reserved)
             if reserved is None or reserved.state != ContainerState.RESERVED:
                 return "the reserved container is gone"
+        elif variants.yarn_8127:
+            return "allocation from a reserved container on a node that does not hold it (the YARN-8127 check)"
     capability = world.apps[proposal.app].requests[proposal.request].capability
     if not world.calculator.fits_in(capability, node.free):
         return "the container no longer fits on the node"
@@ -145,7 +145,7 @@ def apply(world: World, state: SchedulerState, proposal: Proposal) -> SchedulerS
     elif proposal.from_reserved != NONE:
         reserved = state.container(proposal.from_reserved)
         still_reserved = reserved is not None and reserved.state == ContainerState.RESERVED
-        if still_reserved and (reserved is not None and reserved.node == proposal.node or world.variants.commit == "reserved-pickup"):
+        if still_reserved and (reserved is not None and reserved.node == proposal.node or world.variants.reserved_pickup):
             edit.drop_reservation(proposal.from_reserved, release_queue=False)
         edit.allocate(proposal.app, proposal.request, proposal.node, proposal.from_reserved, charge_queue=False)
     else:

@@ -96,11 +96,19 @@ def fits_count(calc: ResourceCalculator, available: Resource, required: Resource
 @dataclass
 class Limits:
     """Hadoop's ``ResourceLimits`` as it travels down the tree for one allocation: the limit,
-    the headroom set by the queue check, and what must be unreserved to allocate."""
+    the headroom set by the queue check, what must be unreserved to allocate, and the headroom
+    of children skipped for their queue limit (YARN-4280's blocked headroom: the limit less it
+    is the net limit the next children get)."""
 
     limit: Resource
     headroom: Resource = ZERO
     amount_needed_unreserve: Resource = ZERO
+    blocked: Resource = ZERO
+
+    @property
+    def net_limit(self) -> Resource:
+        """``getNetLimit``: the limit less the blocked headroom."""
+        return self.limit - self.blocked
 
 
 def queue_max_down(view: View, queue: int, partition: int) -> Resource:
@@ -117,10 +125,11 @@ def root_limits(view: View, partition: int, ignore_exclusivity: bool) -> Limits:
 
 
 def child_limits(view: View, parent: int, child: int, parent_limits: Limits, partition: int) -> Limits:
-    """``getResourceLimitsOfChild``: ``min(parent limit - parent used + child used, child max
-    rounded down)``, rounded down to the minimum allocation."""
+    """``getResourceLimitsOfChild``: ``min(parent net limit - parent used + child used, child
+    max rounded down)``, rounded down to the minimum allocation. The net limit is the limit
+    less what earlier children blocked (nothing blocks before YARN-4280)."""
     queues = view.state.queues
-    limit = parent_limits.limit - queues[parent].used[partition] + queues[child].used[partition]
+    limit = parent_limits.net_limit - queues[parent].used[partition] + queues[child].used[partition]
     limit = view.calc.min(view.cluster, limit, queue_max_down(view, child, partition))
     limit = round_down(view.calc, limit, view.minimum)
     return Limits(limit, limit)

@@ -12,14 +12,17 @@ from yarnspec.impl.cluster import DEFAULT_PARTITION, ROOT, ClusterSnapshot
 from yarnspec.impl.preemption.extras import update_extras
 from yarnspec.impl.preemption.ideal import (
     NO_GUARANTEE_RATIO,
+    Asking,
     IdealMode,
+    capacity_share_types,
     compute_ideal_allocation,
     initial_ideal,
-    need_key,
+    need_comparator,
 )
-from yarnspec.impl.preemption.temp_queue import PartitionTree, build_tree, partitions_of
+from yarnspec.impl.preemption.result import EventType
+from yarnspec.impl.preemption.temp_queue import PartitionTree, TempQueue, build_tree, partitions_of
 from yarnspec.impl.preemption.to_obtain import compute_to_obtain
-from yarnspec.impl.resources import Resource
+from yarnspec.impl.resources import Resource, java_float_div
 
 R = Resource.of
 BIG = R(10**9, 10**9)
@@ -188,17 +191,22 @@ def test_priorities_order_queues_on_the_same_side_of_their_guarantee() -> None:
     tree = build_tree(builder.build(), partitions_of(builder.build())[0], 2)
     low, high = tree.queues["root.low"], tree.queues["root.high"]
     ref = R(100, 100)
+    modern, legacy = need_comparator(IdealMode()), need_comparator(IdealMode(variant="hadoop-2.7.3"))
+
+    def entries() -> tuple[Asking, Asking]:
+        return Asking.of(low, ref, DEFAULT), Asking.of(high, ref, DEFAULT)
+
     for low_ideal, high_ideal in ((10, 40), (60, 90)):  # both under, then both over guarantee
         low.ideal, high.ideal = R(low_ideal, low_ideal), R(high_ideal, high_ideal)
-        assert need_key(high, ref, DEFAULT, IdealMode()) < need_key(low, ref, DEFAULT, IdealMode())
+        lo, hi = entries()
+        assert modern(hi, lo) < 0 < modern(lo, hi)
         # without priorities (2.7.3) the less served queue comes first
-        assert need_key(low, ref, DEFAULT, IdealMode(variant="hadoop-2.7.3")) < need_key(
-            high, ref, DEFAULT, IdealMode(variant="hadoop-2.7.3")
-        )
+        assert legacy(lo, hi) < 0 < legacy(hi, lo)
     low.ideal, high.ideal = R(40, 40), R(60, 60)  # one under, one over: the one under first
-    assert need_key(low, ref, DEFAULT, IdealMode()) < need_key(high, ref, DEFAULT, IdealMode())
+    lo, hi = entries()
+    assert modern(lo, hi) < 0
     low.guaranteed = R(0, 0)
-    assert need_key(low, ref, DEFAULT, IdealMode())[2] == NO_GUARANTEE_RATIO
+    assert Asking.of(low, ref, DEFAULT).ratio == NO_GUARANTEE_RATIO
 
 
 def test_zero_guarantee_queues_only_share_what_is_left() -> None:
@@ -404,3 +412,68 @@ def test_a_zero_guarantee_ideal_carries_over_when_nothing_is_left() -> None:
     assert balance.targets[("root.a", "")].ideal.memory == 7
     assert balance.targets[("root.c", "")].ideal.memory == 1
     assert balance.targets[("root.c", "")].to_be_preempted.memory == 2
+
+
+def _tie_cluster() -> ClusterSnapshot:
+    """Issue 12's example of a tie: one 50:50 node; parent p guaranteed 12:12 whose one leaf
+    uses 2:2 and asks 23:44; leaf a guaranteed 34:33 using 48:48; leaf c guaranteed 4:5, idle."""
+    builder = ClusterBuilder({DEFAULT_PARTITION: (50, 50)})
+    builder.node("n1", total=(50, 50))
+    builder.queue(ROOT, guaranteed=(50, 50))
+    builder.queue("root.p", guaranteed=(12, 12))
+    builder.queue("root.p.b", guaranteed=(12, 12), pending=(23, 44))
+    builder.queue("root.a", guaranteed=(34, 33))
+    builder.queue("root.c", guaranteed=(4, 5))
+    builder.run(builder.app("root.p.b"), 2, size=(1, 1))
+    builder.run(builder.app("root.a"), 48, size=(1, 1))
+    return builder.build()
+
+
+def test_a_tie_is_served_in_the_java_heap_order() -> None:
+    """When p catches up with a (both at ratio 1), a is at the heap's root: p was polled alone
+    and added back behind it. Serving a first leaves p one 1:1 short of what tree order gave
+    it, so 11 of a's containers are marked, not 12 (Hadoop's answer for this cluster)."""
+    result = one_round(_tie_cluster(), HARNESS, calc=DRF)
+    marked = [e.container for e in result.events if e.kind == EventType.MARK_CONTAINER_FOR_PREEMPTION]
+    assert len(marked) == 11 and {c.queue for c in marked} == {"root.a"}
+
+
+def _asking(*queues: tuple[tuple[int, int], float]) -> list[TempQueue]:
+    records = []
+    for order, (guaranteed, capacity) in enumerate(queues):
+        record = TempQueue(f"root.q{order}", DEFAULT_PARTITION, R(100, 100), order)
+        record.guaranteed, record.absolute_capacity = R(*guaranteed), capacity
+        records.append(record)
+    return records
+
+
+def test_yarn_11073_shares_by_capacity_only_where_a_zero_guarantee_meets_a_non_zero_total() -> None:
+    """Hadoop 3.4's ``resetCapacity``: vcores, where q0 is guaranteed 0 with a capacity and the
+    total is 4, go by capacity; memory, where nobody is guaranteed 0, keeps ``g / sum g``."""
+    asking = _asking(((10, 0), 0.01), ((30, 4), 0.03))
+    shares = capacity_share_types(asking, asking[0].guaranteed + asking[1].guaranteed)
+    assert (shares.absolute, shares.even) == ((1,), ())
+    assert shares.apply(asking[0], [0.25, 0.0], 2) == [0.25, java_float_div(0.01, 0.04)]
+
+
+def test_yarn_11073_shares_a_type_with_no_guarantee_evenly() -> None:
+    """Both queues guaranteed 0 vcores: the total is 0, so each gets 1/2 of the vcores (not
+    its capacity share, 1/4 and 3/4)."""
+    asking = _asking(((10, 0), 0.01), ((30, 0), 0.03))
+    shares = capacity_share_types(asking, asking[0].guaranteed + asking[1].guaranteed)
+    assert (shares.absolute, shares.even) == ((), (1,))
+    assert shares.apply(asking[0], [0.25, 0.0], 2) == [0.25, 0.5]
+
+
+def test_yarn_11073_leaves_a_zero_guarantee_without_capacity_alone() -> None:
+    """q0 is guaranteed 0 vcores but has no absolute capacity either: the default share."""
+    asking = _asking(((10, 0), 0.0), ((30, 4), 0.03))
+    shares = capacity_share_types(asking, asking[0].guaranteed + asking[1].guaranteed)
+    assert (shares.absolute, shares.even) == ((), ())
+
+
+def test_yarn_11073_shares_every_type_evenly_when_no_queue_has_a_capacity() -> None:
+    asking = _asking(((10, 1), 0.0), ((30, 4), 0.0), ((20, 5), 0.0))
+    shares = capacity_share_types(asking, asking[0].guaranteed + asking[1].guaranteed + asking[2].guaranteed)
+    assert (shares.absolute, shares.even) == ((), (0, 1))
+    assert shares.apply(asking[2], [0.3, 0.5], 3) == [java_float_div(1.0, 3), java_float_div(1.0, 3)]

@@ -57,15 +57,27 @@ def test_the_title_rebuilds_the_same_model(scenario: Scenario, variant: Scenario
 
 
 def test_variants_change_the_behaviour_they_name() -> None:
+    """Each scenario variant's name is the name of the rule record its world runs, and that
+    record stands for the releases the documentation gives it."""
     starvation = SCENARIOS["reserved-starvation"]
     worlds = {v.name: starvation.world(v) for v in starvation.variants}
-    assert worlds["yarn-8127"].variants.commit == "yarn-8127"
-    assert worlds["reserved-pickup"].variants.commit == "reserved-pickup"
-    assert worlds["yarn-8127+yarn-10259"].variants.multi_node_reserve == "yarn-10259"
+    for name in ("yarn-8127", "reserved-pickup", "yarn-8127+yarn-9432", "yarn-8127+yarn-10259", "yarn-8127+yarn-10259+yarn-10293"):
+        assert worlds[name].variants.name == name
+    assert worlds["yarn-8127"].variants.releases == "Hadoop 3.1.2-3.2.x"
+    assert worlds["yarn-8127+yarn-9432"].variants.releases == "Hadoop 3.3.0"
+    assert worlds["yarn-8127+yarn-10259"].variants.releases == "Hadoop 3.3.1-3.3.6"
+    assert worlds["yarn-8127+yarn-10259+yarn-10293"].variants.releases == "Hadoop 3.4.x"
+    assert worlds["reserved-pickup"].variants.releases.startswith("seed 003's pick-up on Hadoop 3.1.2-3.2.x (our reading")
+    assert worlds["yarn-8127+yarn-10259"].variants.yarn_10259 and not worlds["yarn-8127+yarn-10259"].variants.yarn_10293
     assert worlds["reserved-pickup-one-container"].bounds.max_containers == 2
     assert worlds["reserved-pickup"].bounds.max_containers == 4
-    commits = {v.name: SCENARIOS["async-double-commit"].world(v).variants.commit for v in SCENARIOS["async-double-commit"].variants}
-    assert commits == {"pre-8127": "pre-8127", "yarn-8127": "yarn-8127", "reserved-pickup": "reserved-pickup"}
+    double = SCENARIOS["async-double-commit"]
+    releases = {v.name: double.world(v).variants.releases for v in double.variants}
+    assert releases["pre-8127"] == "Hadoop 2.8.x, 2.9.0-2.9.1, 3.0.x, 3.1.0"
+    assert releases["yarn-8127"] == "Hadoop 3.1.2-3.2.x"
+    livelock = SCENARIOS["big-container-livelock"]
+    assert livelock.world(livelock.variant("pre-4280")).variants.releases == "Hadoop 2.7.x"
+    assert livelock.world(livelock.variant("default")).variants.yarn_4280
 
 
 def test_the_first_variant_is_the_default() -> None:

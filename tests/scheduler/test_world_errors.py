@@ -16,6 +16,7 @@ from yarnspec.impl.scheduler.world import (
     PartitionSpec,
     RequestSpec,
     Variants,
+    variants,
     build_world,
     configuration_from_properties,
 )
@@ -57,12 +58,17 @@ CASES: list[tuple[str, Callable[[], None], str, str]] = [
         "apps[0].requests[1]",
         "one scheduler key",
     ),
-    ("bad commit variant", lambda: build(variants=Variants("yarn-9999")), "variants.commit", "unknown commit check 'yarn-9999'"),  # type: ignore[arg-type]
+    ("bad commit variant", lambda: build(variants=variants("yarn-9999")), "variants.commit", "unknown commit check 'yarn-9999'"),  # type: ignore[arg-type]
+    ("bad reservation rule", lambda: build(variants=variants(reserve="yarn-1")), "variants.reserve", "unknown reservation rule 'yarn-1'"),  # type: ignore[arg-type]
+    ("bad headroom rule", lambda: build(variants=variants(headroom="none")), "variants.headroom", "unknown headroom rule 'none'"),  # type: ignore[arg-type]
+    ("rule not a boolean", lambda: build(variants=Variants(yarn_8127="yes")), "variants.yarn_8127", "expected true or false"),  # type: ignore[arg-type]
+    ("rule without its base", lambda: build(variants=Variants(yarn_10293=True)), "variants.yarn_10293", "yarn_10293 needs yarn_10259"),
+    ("nested rule without its base", lambda: build(variants=Variants(yarn_4280=False)), "variants.yarn_8804", "yarn_8804 needs yarn_4280"),
     ("bad bound", lambda: build(bounds=Bounds(max_proposals=0)), "bounds.max_proposals", "whole number >= 1"),
     (
         "pre-8127 with multi-node",
-        lambda: build(variants=Variants("pre-8127"), props={PREFIX + "multi-node-placement-enabled": "true"}),
-        "variants.commit",
+        lambda: build(variants=variants("pre-8127"), props={PREFIX + "multi-node-placement-enabled": "true"}),
+        "variants.yarn_8127",
         "no Hadoop release",
     ),
     (
