@@ -31,7 +31,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
-    outcomes = runner.run_all(args.paths)
+    walk = runner.walk_case_files(args.paths)
+    for skipped in walk.skipped:
+        print(f"yarnspec: warning: skipped a folder that cannot be read: {skipped}", file=sys.stderr)
+    outcomes = [runner.run_one(path) for path in walk.files]
     if args.json:
         print(json.dumps(runner.to_json(outcomes), indent=2))
     else:
@@ -85,11 +88,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``yarnspec`` console script; returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):
+        # a name that is not valid UTF-8 (a surrogate escape) prints escaped, never raises
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         status: int = args.func(args)
     except InputError as exc:
-        print(f"yarnspec: error: {exc}", file=sys.stderr)
+        message = str(exc).replace("\r", "\\r").replace("\n", "\\n")  # one error, one line
+        print(f"yarnspec: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("yarnspec: interrupted", file=sys.stderr)
