@@ -24,6 +24,7 @@ import sys
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, Scenario, find_scenario
 
+from .command_line import whole_number_argument
 from .explore import ExploreResult, emit_test
 from .scenario_suite import ScenarioOutcome, explore_variant, simulate_variant
 
@@ -31,6 +32,8 @@ SOURCE = "explore"
 #: The factory an emitted test builds the model with (see :func:`yarnspec.checks.explore.emit_test`).
 MODEL_FACTORY = "yarnspec.spec.scenarios:scenario_model"
 DEFAULT_SEED, DEFAULT_WALKS, DEFAULT_STEPS = 0, 100, 100
+#: The largest number any option takes (a seed, a bound, a count).
+MAX_ARGUMENT = 2**63 - 1
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,13 +104,7 @@ def _number(text: str | None, option: str, default: int, lowest: int) -> int:
     """The whole number given for ``option`` (``default`` when not given), at least ``lowest``."""
     if text is None:
         return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(SOURCE, option, f"expected a whole number, got {text!r}") from None
-    if value < lowest:
-        raise InputError(SOURCE, option, f"expected a whole number >= {lowest}, got {value}")
-    return value
+    return whole_number_argument(text, SOURCE, option, lowest, MAX_ARGUMENT)
 
 
 def _bounds(scenario: Scenario, args: argparse.Namespace) -> ExploreBounds:

@@ -33,6 +33,7 @@ from yarnspec.impl.spark.placement import (
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.resource_manager import Container
 
+from .case_fields import LONG_MAX, LONG_MIN
 from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
 # ---------------------------------------------------------------------------------------------
@@ -102,14 +103,17 @@ class At:
         """An optional member (``None`` when absent)."""
         return self.obj().get(name)
 
-    def integer(self, minimum: int | None = None) -> int:
-        """An integer (a JSON number without fraction; booleans are refused)."""
+    def integer(self, minimum: int | None = None, maximum: int = LONG_MAX) -> int:
+        """An integer (a JSON number without fraction; booleans are refused) within a Java
+        long, at least ``minimum`` and at most ``maximum`` when given."""
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
+            if isinstance(value, float) and value.is_integer() and LONG_MIN <= value <= LONG_MAX:
                 value = int(value)
             else:
-                raise self.fault(f"expected an integer, found {_type_name(self.value)} {self.value!r}")
+                raise self.fault(f"expected an integer (a Java long), found {_type_name(self.value)} {self.value!r}")
+        if not LONG_MIN <= value <= maximum:
+            raise self.fault(f"must be <= {maximum}, found {value}")
         if minimum is not None and value < minimum:
             raise self.fault(f"must be >= {minimum}, found {value}")
         return value

@@ -65,6 +65,7 @@ from .case_fields import (
     is_explanatory,
     reject_unknown_keys,
     required,
+    whole_number_text,
 )
 from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
@@ -723,10 +724,9 @@ def _task_field(name: str) -> Callable[[_View, str], Any]:
 
 
 def _index_key(view: _View, key: str, place: str) -> int:
-    try:
-        index = int(key)
-    except ValueError:
-        raise CaseFormatError(place, f"expected a task index as key, found {key!r}") from None
+    index = whole_number_text(key, 0)
+    if index is None:
+        raise CaseFormatError(place, f"expected a task index as key, found {key!r}")
     if not 0 <= index < view.manager(place).num_tasks:
         raise CaseFormatError(place, f"task index {index} out of range")
     return index
