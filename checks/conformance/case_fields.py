@@ -24,6 +24,20 @@ def is_explanatory(key: str) -> bool:
     return key in EXPLANATORY_KEYS or key.endswith(EXPLANATORY_SUFFIXES)
 
 
+def nothing_to_check(detail: str) -> Unsupported:
+    """The verdict of a case that asserts nothing: UNSUPPORTED, never a pass."""
+    return Unsupported(f"nothing to check: {detail}; a case that asserts nothing cannot pass")
+
+
+def require_step_assertions(case: Mapping[str, Any]) -> None:
+    """Raise :func:`nothing_to_check` when neither the case's ``expect`` nor any step's holds
+    an upstream assertion (a key that is not explanatory): the Spark families' rule."""
+    steps = case.get("steps", [])
+    expects = [case.get("expect")] + [step.get("expect") for step in steps if isinstance(step, dict)] if isinstance(steps, list) else []
+    if not any(isinstance(expect, dict) and any(not is_explanatory(key) for key in expect) for expect in expects):
+        raise nothing_to_check("no expect (of the case or of a step) holds an upstream assertion")
+
+
 def child(place: str, key: str | int) -> str:
     """The JSON place of ``key`` (a field name or a list index) under ``place``."""
     if isinstance(key, int):

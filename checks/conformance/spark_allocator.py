@@ -44,7 +44,7 @@ from yarnspec.impl.spark.hints import PlacementHints
 from yarnspec.impl.spark.resource_manager import Capability, Container, ContainerStatus, ExclusionUpdate
 
 from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
-from .case_fields import LONG_MAX, whole_number_text
+from .case_fields import LONG_MAX, require_step_assertions, whole_number_text
 from .spark_placement import (
     CASE_METADATA_KEYS,
     At,
@@ -501,4 +501,5 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
         replay.step(step)
     if "expect" in members:
         _check_expect(replay, members["expect"])
+    require_step_assertions(case)
     return replay.warnings.items

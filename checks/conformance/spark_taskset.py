@@ -66,6 +66,7 @@ from .case_fields import (
     reject_unknown_keys,
     required,
     whole_number_text,
+    require_step_assertions,
 )
 from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
@@ -880,6 +881,7 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     if final:
         closing = Step("", "check", {}, final, {}, None)
         replay.compare(closing, _Outcome())
+    require_step_assertions(case)
     return replay.warnings
 
 
