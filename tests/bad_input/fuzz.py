@@ -114,7 +114,7 @@ def classify(status: int, stdout: str, stderr: str, names: tuple[str, ...], argv
         malformed = [line for line in stdout.splitlines() if "malformed case:" in line]
         if any(not any(name in line for name in names) for line in malformed):
             return Outcome("unnamed", f"{argv!r}: {malformed[0]!r}")
-        return Outcome("ok", f"exit {status}")
+        return Outcome("ok", f"exit {status}" + (", malformed case" if malformed else ""))
     return Outcome("traceback", f"{argv!r}: exit {status}: {stderr[-500:]!r}")
 
 
