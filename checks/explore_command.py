@@ -32,6 +32,7 @@ SOURCE = "explore"
 #: The factory an emitted test builds the model with (see :func:`yarnspec.checks.explore.emit_test`).
 MODEL_FACTORY = "yarnspec.spec.scenarios:scenario_model"
 DEFAULT_SEED, DEFAULT_WALKS, DEFAULT_STEPS = 0, 100, 100
+DEFAULT_PROGRESS_EVERY = 60
 #: The largest number any option takes (a seed, a bound, a count).
 MAX_ARGUMENT = 2**63 - 1
 
@@ -49,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", metavar="S", help=f"the simulation's seed (default {DEFAULT_SEED})")
     parser.add_argument("--walks", metavar="W", help=f"the simulation's walks (default {DEFAULT_WALKS})")
     parser.add_argument("--steps", metavar="N", help=f"steps per walk (default {DEFAULT_STEPS})")
+    parser.add_argument("--time-limit", metavar="SECONDS", help="stop exploring after this many seconds and report how far it got")
+    parser.add_argument("--progress-every", metavar="SECONDS", help=f"when stderr is not a terminal, a progress line every SECONDS (default {DEFAULT_PROGRESS_EVERY})")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--trace-out", metavar="FILE", help="write the counterexample as a replayable JSON trace")
     parser.add_argument("--emit-test", metavar="FILE", help="write a pytest file that replays the counterexample")
@@ -69,14 +72,16 @@ def run(args: argparse.Namespace) -> int:
     scenario = find_scenario(args.scenario, SOURCE, "SCENARIO")
     variant = scenario.variant(args.variant, SOURCE, "--variant")
     if args.simulate:
-        _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry"), "does not apply to --simulate")
+        _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry", "time_limit", "progress_every"), "does not apply to --simulate")
         seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)
         walks = _number(args.walks, "--walks", DEFAULT_WALKS, 1)
         steps = _number(args.steps, "--steps", DEFAULT_STEPS, 0)
         outcome = simulate_variant(scenario, variant, seed, walks, steps)
     else:
         _refuse(args, ("seed", "walks", "steps"), "applies only with --simulate")
-        outcome = explore_variant(scenario, variant, _bounds(scenario, args), show_progress=None)
+        time_limit = None if args.time_limit is None else _number(args.time_limit, "--time-limit", 0, 1)
+        every = _number(args.progress_every, "--progress-every", DEFAULT_PROGRESS_EVERY, 1)
+        outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, every)
     _write_outputs(outcome, args)
     if args.json:
         print(json.dumps(outcome.to_json(), indent=1))
@@ -88,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 def _refuse_with_list(args: argparse.Namespace) -> None:
     _refuse(
         args,
-        ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test"),
+        ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test", "time_limit", "progress_every"),
         "does not apply to --list",
     )
 
