@@ -33,7 +33,7 @@ class ProgressLine:
         self.interval = log_interval if self.log and log_interval is not None else interval
         self.clock = clock
         self.started = clock()
-        self._last_draw: float | None = None
+        self._last_draw: float | None = self.started if self.log else None  # a log line only after an interval
         self._width = 0
 
     def update(self, states: int, depth: int, frontier: int) -> None:

@@ -53,12 +53,12 @@ def test_a_time_limit_gives_a_bounded_partial_result_with_a_note() -> None:
 def test_progress_is_a_log_line_every_interval_when_not_a_terminal() -> None:
     stream, now = io.StringIO(), [0.0]
     line = ProgressLine(stream, log_interval=10, clock=lambda: now[0])
-    for second in range(0, 35):
+    for second in range(0, 35):  # lines at 10, 20 and 30 s, none at the start
         now[0] = float(second)
         line.update(second * 100, 1, 5)
     line.close()
     lines = stream.getvalue().splitlines()
-    assert len(lines) == 4 and all(text.startswith("explore: ") and "\r" not in text for text in lines)
+    assert len(lines) == 3 and all(text.startswith("explore: ") and "\r" not in text for text in lines)
     quiet = io.StringIO()
     ProgressLine(quiet).update(1, 1, 1)  # no log interval: nothing on a non-terminal
     assert quiet.getvalue() == ""
