@@ -64,7 +64,10 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     paths = [*args.paths, *([BUILTIN_CASES] if args.builtin else [])]
     if not paths:
         raise InputError("<command line>", "conform", "give case files or folders, or --builtin for the shipped cases")
-    outcomes = runner.run_all(paths)
+    walk = runner.walk_case_files(paths)
+    for skipped in walk.skipped:
+        print(f"yarnspec: warning: skipped a folder that cannot be read: {skipped}", file=sys.stderr)
+    outcomes = [runner.run_one(path) for path in walk.files]
     if args.json:
         print(json.dumps(runner.to_json(outcomes), indent=2))
     else:
@@ -140,6 +143,11 @@ def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``yarnspec`` console script; returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):
+        # a name that is not valid UTF-8 (a surrogate escape) prints escaped, never raises
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
     json_errors = "--json" in words
     args = build_parser(json_errors).parse_args(words)
@@ -149,7 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if json_errors:
             print(_json_error(exc.source, exc.place, exc.fault), file=sys.stderr)
         else:
-            print(f"yarnspec: error: {exc}", file=sys.stderr)
+            message = str(exc).replace("\r", "\\r").replace("\n", "\\n")  # one error, one line
+            print(f"yarnspec: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("yarnspec: interrupted", file=sys.stderr)

@@ -27,14 +27,16 @@ from yarnspec.impl.cluster import Partition, Queue
 from yarnspec.impl.config.build import queues_for_snapshot
 from yarnspec.impl.config.capacity import NO_LABEL, LabelCapacity, QueueConfig
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
+from yarnspec.impl.configuration_getters import LONG_RANGE
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption.config import IntraQueueOrderPolicy, PreemptionConfig
 from yarnspec.impl.resources import Resource
 
+from .command_line import whole_number_argument
 from .config_diff import ConfigDiff, diff
 from .config_lint import Finding, lint, warnings_of
 
-_PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>\d+):(?P<vcores>\d+)(?::(?P<kind>exclusive|non-exclusive))?")
+_PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>[0-9]+):(?P<vcores>[0-9]+)(?::(?P<kind>exclusive|non-exclusive))?")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -161,7 +163,10 @@ def parse_partitions(items: Sequence[str]) -> list[Partition]:
         exclusive = match["kind"] != "non-exclusive"
         if label == NO_LABEL and not exclusive:
             raise InputError("command line", "--partition", f"the default partition is always exclusive: {item!r}")
-        partitions.append(Partition(label, Resource.of(int(match["memory"]), int(match["vcores"])), exclusive))
+        memory, vcores = (
+            whole_number_argument(match[part], "command line", "--partition", 0, LONG_RANGE[1]) for part in ("memory", "vcores")
+        )
+        partitions.append(Partition(label, Resource.of(memory, vcores), exclusive))
     return partitions
 
 

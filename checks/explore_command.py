@@ -26,6 +26,7 @@ import sys
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant, find_scenario
 
+from .command_line import whole_number_argument
 from .explore import ExploreResult, FixedVariant, emit_test
 from .explore.result import HOLDS
 from .render import files as render_files
@@ -39,6 +40,9 @@ SOURCE = "explore"
 #: The factory an emitted test builds the model with (see :func:`yarnspec.checks.explore.emit_test`).
 MODEL_FACTORY = "yarnspec.spec.scenarios:scenario_model"
 DEFAULT_SEED, DEFAULT_WALKS, DEFAULT_STEPS = 0, 100, 100
+DEFAULT_PROGRESS_EVERY = 60
+#: The largest number any option takes (a seed, a bound, a count).
+MAX_ARGUMENT = 2**63 - 1
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", metavar="S", help=f"the simulation's seed (default {DEFAULT_SEED})")
     parser.add_argument("--walks", metavar="W", help=f"the simulation's walks (default {DEFAULT_WALKS})")
     parser.add_argument("--steps", metavar="N", help=f"steps per walk (default {DEFAULT_STEPS})")
+    parser.add_argument("--time-limit", metavar="SECONDS", help="stop exploring after this many seconds and report how far it got")
+    parser.add_argument("--progress-every", metavar="SECONDS", help=f"when stderr is not a terminal, a progress line every SECONDS (default {DEFAULT_PROGRESS_EVERY})")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--trace-out", metavar="FILE", help="write the counterexample as a replayable JSON trace")
     parser.add_argument("--emit-test", metavar="FILE", help="write a pytest file that replays the counterexample and checks the fixed variant")
@@ -84,14 +90,16 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_world(args.world).scenario if args.world else find_any_scenario(args.scenario, SOURCE, "SCENARIO")
     variant = scenario.variant(args.variant, SOURCE, "--variant")
     if args.simulate:
-        _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry"), "does not apply to --simulate")
+        _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry", "time_limit", "progress_every"), "does not apply to --simulate")
         seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)
         walks = _number(args.walks, "--walks", DEFAULT_WALKS, 1)
         steps = _number(args.steps, "--steps", DEFAULT_STEPS, 0)
         outcome = simulate_variant(scenario, variant, seed, walks, steps)
     else:
         _refuse(args, ("seed", "walks", "steps"), "applies only with --simulate")
-        outcome = explore_variant(scenario, variant, _bounds(scenario, args), show_progress=None)
+        time_limit = None if args.time_limit is None else _number(args.time_limit, "--time-limit", 0, 1)
+        every = _number(args.progress_every, "--progress-every", DEFAULT_PROGRESS_EVERY, 1)
+        outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, every)
     _write_outputs(outcome, args)
     for line in render_files.write_pictures(args, outcome.trace, scenario.model(variant), SOURCE):
         print(f"explore: {line}", file=sys.stderr)
@@ -106,7 +114,7 @@ def _refuse_with_list(args: argparse.Namespace) -> None:
     _refuse(
         args,
         ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test",
-         "fixed_variant", "full", "html", "dot", "dot_limit", "itf"),
+         "fixed_variant", "full", "html", "dot", "dot_limit", "itf", "time_limit", "progress_every"),
         "does not apply to --list",
     )
 
@@ -122,13 +130,7 @@ def _number(text: str | None, option: str, default: int, lowest: int) -> int:
     """The whole number given for ``option`` (``default`` when not given), at least ``lowest``."""
     if text is None:
         return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(SOURCE, option, f"expected a whole number, got {text!r}") from None
-    if value < lowest:
-        raise InputError(SOURCE, option, f"expected a whole number >= {lowest}, got {value}")
-    return value
+    return whole_number_argument(text, SOURCE, option, lowest, MAX_ARGUMENT)
 
 
 def _bounds(scenario: Scenario, args: argparse.Namespace) -> ExploreBounds:

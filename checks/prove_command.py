@@ -26,6 +26,7 @@ from typing import Any
 
 from yarnspec.impl.errors import InputError
 
+from .command_line import whole_number_argument
 from .symbolic import monotonicity
 from .symbolic.domain import VARIANTS, Bound, Domain, Variant, parse_bound
 from .symbolic.level_proof import LevelProperty
@@ -178,6 +179,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
 
 
+#: z3 takes its timeout in milliseconds as an unsigned 32-bit number: about 49 days at most.
+MAX_TIMEOUT_SECONDS = 4_294_967
+
+
 @dataclass(frozen=True)
 class Options:
     """The validated arguments."""
@@ -197,10 +202,8 @@ def options(args: argparse.Namespace) -> Options:
     if variant not in VARIANTS:
         raise InputError(_SOURCE, "--variant", f"expected one of {', '.join(VARIANTS)}, found {variant!r}")
     bound = parse_bound(args.bound, "--bound") if args.bound is not None else None
-    text = str(args.timeout).strip()
-    if not text.isdigit():
-        raise InputError(_SOURCE, "--timeout", f"expected a whole number of seconds >= 0, found {args.timeout!r}")
-    return Options(tuple(args.names), variant, bound, bool(args.findings), int(text) * 1000, args.case_out, bool(args.json))
+    seconds = whole_number_argument(str(args.timeout), _SOURCE, "--timeout", 0, MAX_TIMEOUT_SECONDS)
+    return Options(tuple(args.names), variant, bound, bool(args.findings), seconds * 1000, args.case_out, bool(args.json))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import shown_name
 from yarnspec.spec.scheduler_model import SchedulerModel
 from yarnspec.spec.transition_system import TransitionSystem
 
@@ -36,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, rebuild the model, replay; returns 0 (an :class:`InputError` propagates)."""
-    source = args.trace
-    trace = Trace.load(source)
+    source = shown_name(args.trace)
+    trace = Trace.load(args.trace)
     model = model_of(trace, source)
     reproduced = replay(model, trace, source)
     if args.json:

@@ -96,7 +96,12 @@ class ScenarioOutcome:
 
 
 def explore_variant(
-    scenario: Scenario, variant: ScenarioVariant, bounds: ExploreBounds | None = None, show_progress: bool | None = False
+    scenario: Scenario,
+    variant: ScenarioVariant,
+    bounds: ExploreBounds | None = None,
+    show_progress: bool | None = False,
+    time_limit: int | None = None,
+    progress_every: float | None = None,
 ) -> ScenarioOutcome:
     """Explore one variant within ``bounds`` (default: the scenario's) and judge the verdict of
     its property. For a progress property, a safety violation leaves it unchecked, which never
@@ -108,6 +113,8 @@ def explore_variant(
         max_states=bounds.max_states,
         symmetry=bounds.symmetry,
         show_progress=show_progress,
+        time_limit=time_limit,
+        progress_every=progress_every,
     )
     trace = result.violation
     if variant.property == INVARIANTS:

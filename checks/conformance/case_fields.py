@@ -8,6 +8,7 @@ wrong type or a missing field always ends in one :class:`CaseFormatError` naming
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -21,6 +22,20 @@ EXPLANATORY_SUFFIXES = ("_note", "notes", "comment")
 def is_explanatory(key: str) -> bool:
     """Whether ``key`` is an explanation rather than an upstream assertion."""
     return key in EXPLANATORY_KEYS or key.endswith(EXPLANATORY_SUFFIXES)
+
+
+def nothing_to_check(detail: str) -> Unsupported:
+    """The verdict of a case that asserts nothing: UNSUPPORTED, never a pass."""
+    return Unsupported(f"nothing to check: {detail}; a case that asserts nothing cannot pass")
+
+
+def require_step_assertions(case: Mapping[str, Any]) -> None:
+    """Raise :func:`nothing_to_check` when neither the case's ``expect`` nor any step's holds
+    an upstream assertion (a key that is not explanatory): the Spark families' rule."""
+    steps = case.get("steps", [])
+    expects = [case.get("expect")] + [step.get("expect") for step in steps if isinstance(step, dict)] if isinstance(steps, list) else []
+    if not any(isinstance(expect, dict) and any(not is_explanatory(key) for key in expect) for expect in expects):
+        raise nothing_to_check("no expect (of the case or of a step) holds an upstream assertion")
 
 
 def child(place: str, key: str | int) -> str:
@@ -63,13 +78,34 @@ def as_list(value: Any, place: str) -> list[Any]:
     return value
 
 
-def as_int(value: Any, place: str, minimum: int | None = None) -> int:
-    """``value`` as an integer (a boolean is not one), optionally at least ``minimum``."""
+#: Every integer in a case is a Java ``long`` (Hadoop's and Spark's tests use ``int`` and ``long``).
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+
+
+def as_int(value: Any, place: str, minimum: int | None = None, maximum: int = LONG_MAX) -> int:
+    """``value`` as an integer (a boolean is not one) of at least ``minimum`` (default: a Java
+    long's least) and at most ``maximum`` (default: a Java long's largest)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise CaseFormatError(place, f"expected an integer, found {describe(value)} {value!r}")
-    if minimum is not None and value < minimum:
-        raise CaseFormatError(place, f"expected an integer >= {minimum}, found {value}")
+    if value < (LONG_MIN if minimum is None else minimum):
+        raise CaseFormatError(place, f"expected an integer >= {LONG_MIN if minimum is None else minimum}, found {value}")
+    if value > maximum:
+        raise CaseFormatError(place, f"expected an integer <= {maximum}, found {value}")
     return value
+
+
+_WHOLE_TEXT = re.compile(r"-?[0-9]{1,19}")
+
+
+def whole_number_text(text: str, minimum: int = LONG_MIN, maximum: int = LONG_MAX) -> int | None:
+    """An integer written in a string of a case (a resource ``"1024:2"``, a priority, a count):
+    ASCII digits with an optional minus, within ``[minimum, maximum]``; ``None`` otherwise
+    (Python's ``int`` would also take other scripts' digits, ``_`` and any length)."""
+    stripped = text.strip(" \t")
+    if not _WHOLE_TEXT.fullmatch(stripped):
+        return None
+    value = int(stripped)
+    return value if minimum <= value <= maximum else None
 
 
 def as_number(value: Any, place: str) -> float:

@@ -36,6 +36,7 @@ from .case_fields import (
     as_str,
     child,
     conf_place,
+    nothing_to_check,
     disable_preemption_key,
     intra_queue_disable_key,
     ordering_policy_key,
@@ -200,6 +201,8 @@ class _Report:
             excerpt = self.prose_only[0][1]
             excerpt = excerpt if len(excerpt) <= _EXCERPT else excerpt[: _EXCERPT - 3] + "..."
             raise Unsupported(f"{places}: upstream asserts only prose here (other_asserts: {excerpt!r}), which the runner cannot check")
+        if not any(spec.asserts_something for spec in rounds):
+            raise nothing_to_check("no round has an asserted expectation, state assertion, parser assertion or sorted order")
         for spec in rounds:
             if spec.prose is not None:
                 self.warnings.append(f"{spec.place}.other_asserts: prose, not checked (the round's structured assertions were)")

@@ -39,9 +39,14 @@ from .case_fields import (
     ordering_policy,
     reject_unknown_keys,
     required,
+    whole_number_text,
 )
 from .mock_users import user_limit_stubs, with_user_limits
 from .outcome import CaseFormatError, Unsupported
+
+#: Java's ``int`` (a priority), and the most containers a case may expand to.
+INT_RANGE = (-(2**31), 2**31 - 1)
+MAX_CONTAINERS = 100_000
 
 STRING_FIELDS = ("labelsConfig", "nodesConfig", "queuesConfig", "appsConfig")
 _TYPE_KEYS = ("resource_types", "extra_resource_types")
@@ -116,9 +121,10 @@ def parse_resource(text: str, types: ResourceTypes) -> Resource:
     if len(parts) > len(types.names):
         registered = ", ".join(types.names)
         raise ValueError(f"resource {text!r} has {len(parts)} components, but the registered types are {registered}")
-    if not all(part.strip().isdigit() for part in parts):
+    amounts = [whole_number_text(part, 0) for part in parts]
+    values = [amount for amount in amounts if amount is not None]
+    if len(values) != len(parts):
         raise ValueError(f"resource {text!r} is not whole numbers separated by ':'")
-    values = [int(part) for part in parts]
     if len(values) == 1:
         return Resource.of(values[0], 1) if values[0] > 0 else ZERO
     return Resource.of(*values)
@@ -312,7 +318,7 @@ def _queue_options(exprs: _Expressions, index: int, text: str, raw: str | None) 
             raise exprs.error(index, text, f"option {item!r}: expected key=value")
         if key not in _QUEUE_OPTIONS:
             raise Unsupported(f"{exprs.place}: expression {index} {text!r}: queue option {key!r} is not read by this runner (it reads {', '.join(_QUEUE_OPTIONS)})")
-        if key == "priority" and not re.fullmatch(r"-?\d+", value):
+        if key == "priority" and whole_number_text(value, *INT_RANGE) is None:
             raise exprs.error(index, text, f"priority must be an integer, found {value!r}")
         if key == "disable_preemption":
             value = value.lower()
@@ -372,6 +378,8 @@ def _apps(
         label = ""
         for spec_text in _SPEC.findall(specs):
             spec = _ContainerSpec.parse(exprs, index, text, spec_text, types, partitions, nodes)
+            if len(containers) + spec.repeat > MAX_CONTAINERS:
+                raise exprs.error(index, text, f"the case expands to more than {MAX_CONTAINERS} containers")
             for _ in range(spec.repeat):
                 number += 1
                 containers.append(
@@ -427,14 +435,14 @@ class _ContainerSpec:
         if not 6 <= len(fields) <= 8:
             raise fault(f"expected 6 to 8 fields (priority,resource,host,label,repeat,reserved[,pending[,user]]), found {len(fields)}")
         priority, resource, host, label, repeat, reserved = fields[:6]
-        if not re.fullmatch(r"-?\d+", priority):
-            raise fault(f"priority must be an integer, found {priority!r}")
+        if whole_number_text(priority, *INT_RANGE) is None:
+            raise fault(f"priority must be an integer (a Java int), found {priority!r}")
         if host not in nodes:
             raise fault(f"node {host!r} is not in nodesConfig")
         if label not in partitions:
             raise fault(f"label {label!r} is not a partition in labelsConfig")
-        if not repeat.isdigit():
-            raise fault(f"repeat must be a whole number, found {repeat!r}")
+        if whole_number_text(repeat, 0, MAX_CONTAINERS) is None:
+            raise fault(f"repeat must be a whole number 0..{MAX_CONTAINERS}, found {repeat!r}")
         if reserved.lower() not in ("true", "false"):
             raise fault(f"reserved must be true or false, found {reserved!r}")
         try:

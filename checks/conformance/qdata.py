@@ -41,6 +41,7 @@ from .case_fields import (
     explicit_disable_preemption,
     reject_unknown_keys,
     required,
+    whole_number_text,
 )
 from .outcome import CaseFormatError, Unsupported
 
@@ -58,8 +59,10 @@ NODE = "localhost:0"
 #: The ``input.variant`` of ``testPreemptionWithVCoreResource`` (semantics B.5).
 RESOURCE_STRINGS = "qdata-with-resource-strings"
 
-#: A guard against a container size so small that a case would expand into millions.
-MAX_CONTAINERS = 1_000_000
+#: A guard against a container size so small that a case would expand into too many containers
+#: (checked before they are built), and against too many applications.
+MAX_CONTAINERS = 100_000
+MAX_APPS = 10_000
 
 _INPUT_KEYS = ("rows", "int_rows", "resource_rows", "variant", "set_am_container", "max_am_resource_percent", "extra_queue")
 _EXTRA_QUEUE_KEYS = ("path", "kind", "effective_min", "effective_max", "used", "reserved", "pending")
@@ -126,11 +129,10 @@ def parse_resource_string(text: str, place: str) -> Resource:
     parts = text.split(":")
     if len(parts) > 2:
         raise CaseFormatError(place, f"resource {text!r}: expected 'memory' or 'memory:vcores'")
-    try:
-        values = [int(part.strip()) for part in parts]
-    except ValueError:
-        raise CaseFormatError(place, f"resource {text!r}: not whole numbers") from None
-    return Resource.of(*values)
+    values = [whole_number_text(part) for part in parts]
+    if any(value is None for value in values):
+        raise CaseFormatError(place, f"resource {text!r}: not whole numbers")
+    return Resource.of(*(value for value in values if value is not None))
 
 
 def parse_qdata(data: Any, conf: Mapping[str, Any], calc: ResourceCalculator, place: str = "input") -> QDataCluster:
@@ -154,8 +156,9 @@ def parse_qdata(data: Any, conf: Mapping[str, Any], calc: ResourceCalculator, pl
     next_app = 0
     for col in range(width):
         col_apps: list[QApp] = []
+        # a parent column's count is upstream's total and is not read, but it must be a count
+        app_count = as_int(rows["apps"].values[col], rows["apps"].cell(col), minimum=0, maximum=MAX_APPS)
         if leaves[col]:
-            app_count = as_int(rows["apps"].values[col], rows["apps"].cell(col), minimum=0)
             for _ in range(app_count):
                 q_app, app_containers = _lay_out_app(next_app, app_count, paths[col], col, rows, quantities, cluster, calc, set_am)
                 col_apps.append(q_app)
@@ -255,7 +258,8 @@ def _check_amounts(rows: dict[str, _Row], quantities: dict[str, list[Resource]],
 
 def _parents(subqueues: _Row, place: str) -> list[int | None]:
     """Each column's parent column, from the ``subqueues`` row with a stack (B.2)."""
-    counts = [as_int(v, subqueues.cell(col), minimum=0) for col, v in enumerate(subqueues.values)]
+    width = len(subqueues.values)
+    counts = [as_int(v, subqueues.cell(col), minimum=0, maximum=width - 1) for col, v in enumerate(subqueues.values)]
     if counts[0] == 0:
         raise CaseFormatError(subqueues.cell(0), "root must have at least one child queue")
     stack = [0] * counts[0]
@@ -313,6 +317,9 @@ def _lay_out_app(
     size = quantities["gran"][col]
     containers: list[Container] = []
     numbers: dict[bool, list[int]] = {True: [], False: []}
+    expected = sum(_containers_for(amount, size) for amount in (reserved, used))
+    if expected > MAX_CONTAINERS:
+        raise CaseFormatError(rows["gran"].cell(col), f"container size {size} expands to more than {MAX_CONTAINERS} containers")
     for is_reserved, amount in ((True, reserved), (False, used)):
         running = ZERO
         while calc.less(cluster, running, amount):
@@ -337,6 +344,13 @@ def _lay_out_app(
     am_number = live[0] if set_am and live else None
     q_app = QApp(app_id, constant_of_app_id(app_id), used, reserved, size, tuple(numbers[True]), live, am_number)
     return q_app, containers
+
+
+def _containers_for(amount: Resource, size: Resource) -> int:
+    """How many containers of ``size`` cover ``amount`` in every component it has (an upper
+    bound of the layout loop below, computed before any container is built)."""
+    counts = [-(-a // s) for a, s in zip(amount.values, size.values) if s > 0 and a > 0]
+    return max(counts, default=0)
 
 
 def _queues(
@@ -432,18 +446,19 @@ def _extra_amount(spec: Mapping[str, Any], key: str, place: str) -> Resource:
     if isinstance(value, bool):
         raise CaseFormatError(where, f"expected an amount, found {describe(value)}")
     if isinstance(value, int):
-        memory = value
+        memory = as_int(value, where)
     elif isinstance(value, str):
         text = value.strip()
         if text.startswith("<") and text.endswith(">"):
             parts = [p.strip() for p in text[1:-1].split(",")]
-            if len(parts) == 2 and all(p.isdigit() for p in parts):
-                return Resource.of(int(parts[0]), int(parts[1]))
+            amounts = [whole_number_text(p, 0) for p in parts]
+            if len(amounts) == 2 and amounts[0] is not None and amounts[1] is not None:
+                return Resource.of(amounts[0], amounts[1])
             raise CaseFormatError(where, f"expected '<memory,vcores>', found {value!r}")
-        number = text[:-2].strip() if text.upper().endswith("MB") else text
-        if not number.isdigit():
+        number = whole_number_text(text[:-2] if text.upper().endswith("MB") else text, 0)
+        if number is None:
             raise CaseFormatError(where, f"expected whole megabytes such as 1024 or '1 MB', found {value!r}")
-        memory = int(number)
+        memory = number
     else:
         raise CaseFormatError(where, f"expected an amount, found {describe(value)}")
     if memory < 0:

@@ -12,14 +12,16 @@ passing case and raises :class:`ExpectationMismatch` (FAIL), :class:`Unsupported
 from __future__ import annotations
 
 import importlib
-import json
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import path_kind_fault, read_json, shown_name
 
+from .case_fields import describe
 from .outcome import CaseFormatError, CaseOutcome, ExpectationMismatch, Unsupported, Verdict
 
 RunCase = Callable[[Mapping[str, Any]], Sequence[str]]
@@ -53,23 +55,47 @@ class Summary:
         return f"{self.passed} passed, {self.failed} failed, {self.unsupported} unsupported"
 
 
+#: Case files larger than this are refused unread (real ones are a few kB).
+MAX_CASE_BYTES = 4 * 1024 * 1024
+#: A folder walk stops after this many entries (``conform /`` must not read the whole disk).
+MAX_WALK_ENTRIES = 50_000
+
+
+@dataclass(frozen=True)
+class CaseFiles:
+    """The case files found under the given paths, and the folders the walk could not read."""
+
+    files: list[Path]
+    skipped: list[str]
+
+
 def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Every ``*.json`` under the given files or folders, sorted, without duplicates
+    (:func:`walk_case_files` without the skipped folders)."""
+    return walk_case_files(paths).files
+
+
+def walk_case_files(paths: Iterable[str | Path]) -> CaseFiles:
     """Every ``*.json`` under the given files or folders, sorted, without duplicates.
 
+    Links to folders are not followed, and the walk stops with an :class:`InputError` after
+    :data:`MAX_WALK_ENTRIES` entries; folders it cannot read are listed in ``skipped``.
     Raises :class:`InputError` for a path that does not exist or a folder with no case file.
     """
     found: list[Path] = []
+    skipped: list[str] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            files = sorted(path.rglob("*.json"))
+        fault = path_kind_fault(path)
+        if fault == "is a directory, not a file":
+            files = _walk(path, skipped)
             if not files:
-                raise InputError(str(path), "", "no *.json case file under this folder")
+                raise InputError(shown_name(path), "", "no *.json case file under this folder")
             found.extend(files)
-        elif path.is_file():
+        elif fault is None:
             found.append(path)
         else:
-            raise InputError(str(path), "", "no such file or folder")
+            raise InputError(shown_name(path), "", fault)
     seen: set[Path] = set()
     unique = []
     for file in found:
@@ -77,21 +103,40 @@ def find_case_files(paths: Iterable[str | Path]) -> list[Path]:
         if key not in seen:
             seen.add(key)
             unique.append(file)
-    return unique
+    return CaseFiles(unique, skipped)
+
+
+def _walk(folder: Path, skipped: list[str]) -> list[Path]:
+    """The ``*.json`` files under ``folder`` (iteratively, links not followed), sorted."""
+    files: list[Path] = []
+    pending = [folder]
+    entries = 0
+    while pending:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as listing:
+                children = list(listing)
+        except OSError as exc:
+            skipped.append(f"{shown_name(current)} ({exc.strerror or exc})")
+            continue
+        entries += len(children)
+        if entries > MAX_WALK_ENTRIES:
+            raise InputError(
+                shown_name(folder), "", f"more than {MAX_WALK_ENTRIES:,} entries under this folder: give the folder that holds the cases"
+            )
+        for entry in children:
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(Path(entry.path))
+            elif entry.name.endswith(".json"):
+                files.append(Path(entry.path))
+    return sorted(files)
 
 
 def load_case(path: Path) -> Mapping[str, Any]:
     """Read one case file; a file that is not a JSON object is an :class:`InputError`."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), "", f"cannot read: {exc}") from None
-    try:
-        case = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(str(path), f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
+    case = read_json(path, MAX_CASE_BYTES)
     if not isinstance(case, dict):
-        raise InputError(str(path), "(top level)", f"a case must be a JSON object, found {type(case).__name__}")
+        raise InputError(shown_name(path), "(top level)", f"a case must be a JSON object, found {type(case).__name__}")
     return case
 
 
@@ -99,7 +144,9 @@ def _runner_for(case: Mapping[str, Any]) -> RunCase:
     for field_name in ("notation", "kind"):
         if field_name in case:
             value = case[field_name]
-            module = FAMILY_MODULES.get((field_name, str(value)))
+            if not isinstance(value, str):
+                raise CaseFormatError(field_name, f"expected a name (a string), found {describe(value)} {value!r}")
+            module = FAMILY_MODULES.get((field_name, value))
             if module is None:
                 raise Unsupported(f"unknown {field_name} {value!r}: no runner for it")
             try:
@@ -115,22 +162,23 @@ def _runner_for(case: Mapping[str, Any]) -> RunCase:
 
 def run_one(path: Path) -> CaseOutcome:
     """Replay one case file and return its outcome; never raises for a bad case."""
+    name = shown_name(path)
     try:
         case = load_case(path)
     except InputError as exc:
-        return CaseOutcome(path.stem, str(path), Verdict.FAIL, f"malformed case: {exc}")
-    case_id = str(case.get("id", path.stem))
+        return CaseOutcome(shown_name(path.stem), name, Verdict.FAIL, f"malformed case: {exc}")
+    case_id = shown_name(str(case.get("id", path.stem)))
     try:
         warnings = tuple(_runner_for(case)(case))
     except Unsupported as exc:
-        return CaseOutcome(case_id, str(path), Verdict.UNSUPPORTED, str(exc))
+        return CaseOutcome(case_id, name, Verdict.UNSUPPORTED, str(exc))
     except CaseFormatError as exc:
-        return CaseOutcome(case_id, str(path), Verdict.FAIL, f"malformed case: {path}: {exc}")
+        return CaseOutcome(case_id, name, Verdict.FAIL, f"malformed case: {name}: {exc}")
     except InputError as exc:
-        return CaseOutcome(case_id, str(path), Verdict.FAIL, f"malformed case: {exc}")
+        return CaseOutcome(case_id, name, Verdict.FAIL, f"malformed case: {exc}")
     except ExpectationMismatch as exc:
-        return CaseOutcome(case_id, str(path), Verdict.FAIL, str(exc))
-    return CaseOutcome(case_id, str(path), Verdict.PASS, "", warnings)
+        return CaseOutcome(case_id, name, Verdict.FAIL, str(exc))
+    return CaseOutcome(case_id, name, Verdict.PASS, "", warnings)
 
 
 def run_all(paths: Iterable[str | Path]) -> list[CaseOutcome]:
@@ -152,7 +200,7 @@ def format_line(outcome: CaseOutcome) -> str:
     line = f"{outcome.verdict.value:<11} {outcome.case_id}"
     if outcome.detail:
         line += f"  -- {outcome.detail}"
-    return line
+    return line.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def to_json(outcomes: Sequence[CaseOutcome]) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from yarnspec.impl.spark.hints import PlacementHints
 from yarnspec.impl.spark.resource_manager import Capability, Container, ContainerStatus, ExclusionUpdate
 
 from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from .case_fields import LONG_MAX, require_step_assertions, whole_number_text
 from .spark_placement import (
     CASE_METADATA_KEYS,
     At,
@@ -105,11 +106,14 @@ def _parse_with_unit(at: At, units: Mapping[str, float], default_unit: str) -> i
     key's default unit."""
     if isinstance(at.value, int) and not isinstance(at.value, bool):
         return at.integer(0)
-    match = re.fullmatch(r"\s*(\d+)\s*([a-zA-Z]*)\s*", at.text())
+    match = re.fullmatch(r"\s*([0-9]{1,19})\s*([a-zA-Z]*)\s*", at.text())
     unit = match.group(2).lower() if match else ""
     if match is None or (unit and unit not in units):
         raise at.fault(f"expected a number with an optional unit ({', '.join(units)}), found {at.value!r}")
-    return int(int(match.group(1)) * units[unit or default_unit])
+    value = int(int(match.group(1)) * units[unit or default_unit])
+    if value > LONG_MAX:
+        raise at.fault(f"{at.value!r} is beyond a Java long")
+    return value
 
 
 def _conf_bool(at: At) -> bool:
@@ -124,10 +128,10 @@ def _conf_bool(at: At) -> bool:
 def _conf_int(at: At) -> int:
     if isinstance(at.value, int):
         return at.integer()
-    try:
-        return int(at.text().strip())
-    except ValueError:
-        raise at.fault(f"expected an integer, found {at.value!r}") from None
+    value = whole_number_text(at.text(), -(2**31), 2**31 - 1)
+    if value is None:
+        raise at.fault(f"expected an integer (a Java int), found {at.value!r}")
+    return value
 
 
 def _conf_value(conf: dict[str, At], keys: tuple[str, ...]) -> At | None:
@@ -540,4 +544,5 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
         replay.step(step)
     if "expect" in members:
         _check_expect(replay, members["expect"])
+    require_step_assertions(case)
     return replay.warnings.items

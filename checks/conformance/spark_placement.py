@@ -33,6 +33,7 @@ from yarnspec.impl.spark.placement import (
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.resource_manager import Container
 
+from .case_fields import LONG_MAX, LONG_MIN, nothing_to_check, require_step_assertions
 from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
 # ---------------------------------------------------------------------------------------------
@@ -102,14 +103,17 @@ class At:
         """An optional member (``None`` when absent)."""
         return self.obj().get(name)
 
-    def integer(self, minimum: int | None = None) -> int:
-        """An integer (a JSON number without fraction; booleans are refused)."""
+    def integer(self, minimum: int | None = None, maximum: int = LONG_MAX) -> int:
+        """An integer (a JSON number without fraction; booleans are refused) within a Java
+        long, at least ``minimum`` and at most ``maximum`` when given."""
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
+            if isinstance(value, float) and value.is_integer() and LONG_MIN <= value <= LONG_MAX:
                 value = int(value)
             else:
-                raise self.fault(f"expected an integer, found {_type_name(self.value)} {self.value!r}")
+                raise self.fault(f"expected an integer (a Java long), found {_type_name(self.value)} {self.value!r}")
+        if not LONG_MIN <= value <= maximum:
+            raise self.fault(f"must be <= {maximum}, found {value}")
         if minimum is not None and value < minimum:
             raise self.fault(f"must be >= {minimum}, found {value}")
         return value
@@ -202,8 +206,40 @@ def compare(place: str, expected: Any, actual: Any, order_sensitive: bool, what:
     Lists compare as sequences when ``order_sensitive`` and as multisets otherwise; objects as
     maps; numbers by value.
     """
+    fault = _kind_fault(expected, actual)
+    if fault is not None:
+        raise CaseFormatError(place, fault)
     if _canonical(expected, order_sensitive) != _canonical(actual, order_sensitive):
         raise ExpectationMismatch(place, expected, actual, what)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return _type_name(value)
+
+
+def _kind_fault(expected: Any, actual: Any) -> str | None:
+    """Why ``expected`` cannot be a value of the observed figure's JSON type (a malformed
+    expectation, not a mismatch), or ``None``. ``null`` fits anywhere; array elements must
+    have a type the observed array holds."""
+    if expected is None or actual is None:
+        return None
+    if _kind(expected) != _kind(actual):
+        return f"expected {_kind(actual)} (the type of what is checked), found {_kind(expected)} {expected!r}"
+    if isinstance(expected, (list, tuple)) and actual:
+        kinds = {_kind(item) for item in actual if item is not None}
+        for item in expected:
+            if item is not None and kinds and _kind(item) not in kinds:
+                return f"expected an array of {' or '.join(sorted(kinds))}, found an element {item!r}"
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        for key, item in expected.items():
+            fault = _kind_fault(item, actual.get(key))
+            if fault is not None:
+                return f"[{key!r}]: {fault}"
+    return None
 
 
 class Warnings:
@@ -220,7 +256,7 @@ class Warnings:
         """Compare an explanatory value; a difference becomes a warning, never a failure."""
         try:
             compare(place, expected, actual, order_sensitive)
-        except ExpectationMismatch as exc:
+        except (ExpectationMismatch, CaseFormatError) as exc:
             self.items.append(f"derived value differs (not an upstream assertion): {exc}")
 
 
@@ -280,7 +316,10 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     else:
         if steps:
             raise Unsupported(f"{root.child('steps')}: a one-shot placement case with steps is not interpreted")
-        _run_one_shot(inp, root.key("expect"), order_sensitive, warnings)
+        if "expect" not in members:
+            raise nothing_to_check("the case has no 'expect'")
+        _run_one_shot(inp, members["expect"], order_sensitive, warnings)
+    require_step_assertions(case)
     return warnings.items
 
 
@@ -396,7 +435,7 @@ def _run_one_shot(inp: At, expect: At, order_sensitive: bool, warnings: Warnings
     inp.only(_ONE_SHOT_INPUT, "placement input")
     fields = expect.only({"nodes", "racks"} | _PROPERTY_EXPECTATIONS, "placement expect")
     if "nodes" not in fields and "racks" not in fields and not (_PROPERTY_EXPECTATIONS & fields.keys()):
-        raise expect.fault("no expectation: give 'nodes', 'racks' or a property check")
+        raise nothing_to_check(f"{expect.place} has no 'nodes', 'racks' or property check")
     allocations = _allocations(inp, warnings)
     if "allocator_setup" in inp.obj() and len(allocations) == 1:
         _cross_check_setup(inp, allocations[0], warnings)

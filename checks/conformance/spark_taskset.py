@@ -66,6 +66,8 @@ from .case_fields import (
     is_explanatory,
     reject_unknown_keys,
     required,
+    whole_number_text,
+    require_step_assertions,
 )
 from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
@@ -725,10 +727,9 @@ def _task_field(name: str) -> Callable[[_View, str], Any]:
 
 
 def _index_key(view: _View, key: str, place: str) -> int:
-    try:
-        index = int(key)
-    except ValueError:
-        raise CaseFormatError(place, f"expected a task index as key, found {key!r}") from None
+    index = whole_number_text(key, 0)
+    if index is None:
+        raise CaseFormatError(place, f"expected a task index as key, found {key!r}")
     if not 0 <= index < view.manager(place).num_tasks:
         raise CaseFormatError(place, f"task index {index} out of range")
     return index
@@ -958,6 +959,7 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     if final:
         closing = Step("", "check", {}, final, {}, None)
         replay.compare(closing, _Outcome())
+    require_step_assertions(case)
     return replay.warnings
 
 

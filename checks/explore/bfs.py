@@ -56,6 +56,7 @@ class _Search:
     deadlock: bool
     record: bool
     progress_line: ProgressLine
+    deadline: float | None = None
     initial: list[Any] = field(default_factory=list)
     seen: set[Hashable] = field(default_factory=set)
     parent: array[int] = field(default_factory=lambda: array("I"))
@@ -151,6 +152,9 @@ class _Search:
                 index += 1
                 if not index % _REPORT_EVERY:
                     self.progress_line.update(len(seen), depth, len(frontier) - (index - level_start) + len(following))
+                if self.deadline is not None and time.perf_counter() > self.deadline:
+                    self.truncated = True  # the time limit: a partial result, reported as bounded
+                    break
             if following:
                 depth += 1
             frontier = following
@@ -231,6 +235,8 @@ def explore(
     deadlock: bool = True,
     check_progress: bool = True,
     show_progress: bool | None = None,
+    time_limit: float | None = None,
+    progress_every: float | None = None,
 ) -> ExploreResult:
     """Explore ``model`` breadth first and check its invariants, deadlock and progress.
 
@@ -239,25 +245,64 @@ def explore(
     ``symmetry`` remembers states by :meth:`TransitionSystem.canonical`; it is turned off (and
     a note says so) when progress properties are checked. ``deadlock=False`` accepts states
     with no enabled action. ``check_progress=False`` skips the progress properties.
-    ``show_progress`` draws a live line on stderr (default: when stderr is a terminal).
+    ``show_progress`` draws a live line on stderr (default: when stderr is a terminal; else,
+    with ``progress_every``, a log line every that many seconds). ``time_limit`` (seconds)
+    stops the search there with a bounded verdict and a note. Running out of memory ends in
+    :class:`OutOfMemory`, one line with the figures reached.
     """
     if max_depth is not None:
         whole_number("explore", "max_depth", max_depth, 0)
     if max_states is not None:
         whole_number("explore", "max_states", max_states, 1)
+    if time_limit is not None:
+        whole_number("explore", "time_limit", time_limit, 1)
     properties = tuple(model.progress()) if check_progress else ()
     notes = []
     if symmetry and properties:
         symmetry = False
         notes.append(SYMMETRY_OFF_FOR_LIVENESS)
-    line = ProgressLine(enabled=show_progress)
-    search = _Search(model, symmetry, max_depth, max_states, deadlock, bool(properties), line)
+    line = ProgressLine(enabled=show_progress, log_interval=progress_every)
     started, cpu_started = time.perf_counter(), time.process_time()
+    deadline = None if time_limit is None else started + time_limit
+    search = _Search(model, symmetry, max_depth, max_states, deadlock, bool(properties), line, deadline)
     try:
-        search.run()
+        return _explore(model, search, properties, notes, started, cpu_started, time_limit)
+    except MemoryError:
+        raise OutOfMemory.of(search, time.perf_counter() - started) from None
     finally:
         line.close()
+
+
+class OutOfMemory(InputError):
+    """The search ran out of memory: one line with how far it got and what to do."""
+
+    @staticmethod
+    def of(search: _Search, seconds: float) -> OutOfMemory:
+        """The error for ``search``, whose store is freed first (so the message can be made)."""
+        states, depth, transitions = len(search.seen), search.complete_depth, search.transitions
+        search.seen.clear()
+        search.expansions.clear()
+        return OutOfMemory(
+            "explore",
+            "",
+            f"memory ran out after {states:,} distinct states, depth {depth}, {transitions:,} transitions, "
+            f"{seconds:.1f} s: bound the search (--max-states, --max-depth), keep symmetry on, or give more memory",
+        )
+
+
+def _explore(
+    model: TransitionSystem[Any, Any],
+    search: _Search,
+    properties: tuple[Any, ...],
+    notes: list[str],
+    started: float,
+    cpu_started: float,
+    time_limit: float | None,
+) -> ExploreResult:
+    search.run()
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
+    if search.deadline is not None and search.truncated and time.perf_counter() > search.deadline:
+        notes.append(f"stopped at the time limit of {time_limit:g} s: the figures are those reached by then")
 
     violation: Trace | None = None
     if search.violation is not None:
@@ -285,7 +330,7 @@ def explore(
         store_bytes=store,
         bytes_per_state=round(store / distinct, 1) if distinct else 0.0,
         peak_rss_bytes=peak_rss_bytes(),
-        symmetry=symmetry,
+        symmetry=search.symmetry,
     )
     return ExploreResult(
         model.name, dict(model.parameters), model.variant, verdict, violation, results, stats, tuple(notes)

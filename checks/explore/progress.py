@@ -1,9 +1,10 @@
 """A live progress line on stderr for long explorations.
 
 One line, redrawn in place at most every ``interval`` seconds: states stored, the current
-depth, the frontier still to expand, and states per second. It is off when the stream is not a
-terminal (so logs and pipes stay clean) or when asked. The clock only paces the display and
-the rate; it never influences the search.
+depth, the frontier still to expand, and states per second. When the stream is not a terminal
+the line is instead written as a plain log line every ``log_interval`` seconds (when one is
+given; otherwise nothing is written, so pipes stay clean), so a long run in CI shows it is
+alive. The clock only paces the display and the rate; it never influences the search.
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ class ProgressLine:
         enabled: bool | None = None,
         interval: float = 0.5,
         clock: Callable[[], float] = time.perf_counter,
+        log_interval: float | None = None,
     ) -> None:
         self.stream = sys.stderr if stream is None else stream
-        self.enabled = _is_terminal(self.stream) if enabled is None else enabled
-        self.interval = interval
+        terminal = _is_terminal(self.stream)
+        self.log = enabled is None and not terminal and log_interval is not None
+        self.enabled = (terminal or self.log) if enabled is None else enabled
+        self.interval = log_interval if self.log and log_interval is not None else interval
         self.clock = clock
         self.started = clock()
-        self._last_draw: float | None = None
+        self._last_draw: float | None = self.started if self.log else None  # a log line only after an interval
         self._width = 0
 
     def update(self, states: int, depth: int, frontier: int) -> None:
@@ -43,6 +47,10 @@ class ProgressLine:
         elapsed = now - self.started
         rate = states / elapsed if elapsed > 0 else 0.0
         text = f"explore: {states:,} states, depth {depth}, frontier {frontier:,}, {rate:,.0f} states/s"
+        if self.log:
+            self.stream.write(f"{text}, {elapsed:,.0f} s\n")
+            self.stream.flush()
+            return
         self.stream.write("\r" + text.ljust(self._width))
         self.stream.flush()
         self._width = len(text)

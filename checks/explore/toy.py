@@ -39,6 +39,8 @@ from .arguments import whole_number
 ToyAction = tuple[int, int, int]
 
 VARIANTS = ("correct", "broken-release")
+#: The largest number of nodes, apps or capacity (checked before anything is built).
+MAX_SIZE = 64
 _KINDS = ("allocate", "release")
 
 
@@ -63,7 +65,7 @@ class ToyModel(TransitionSystem[int, ToyAction]):
 
     def __init__(self, nodes: int = 5, apps: int = 4, capacity: int = 3, variant: str = "correct") -> None:
         for place, value in (("nodes", nodes), ("apps", apps), ("capacity", capacity)):
-            whole_number("toy model", place, value, 1)
+            whole_number("toy model", place, value, 1, MAX_SIZE)
         if variant not in VARIANTS:
             raise InputError("toy model", "variant", f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
         self.nodes, self.apps, self.capacity, self.variant = nodes, apps, capacity, variant

@@ -24,11 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import read_json, shown_name
 from yarnspec.spec.transition_system import JSONValue, Progress, TransitionSystem
 
 FORMAT = "yarnspec-trace"
 VERSION = 1
 KINDS = ("invariant", "deadlock", "progress")
+#: Trace files larger than this are refused unread.
+MAX_TRACE_BYTES = 64 * 1024 * 1024
 
 
 class ReplayError(InputError):
@@ -122,14 +125,7 @@ class Trace:
     @staticmethod
     def load(path: str | Path) -> Trace:
         """Read a trace file; a missing file or bad JSON is an :class:`InputError`."""
-        source = str(path)
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise InputError(source, "", f"cannot read: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise InputError(source, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
-        return Trace.from_json(data, source)
+        return Trace.from_json(read_json(path, MAX_TRACE_BYTES), shown_name(path))
 
     def format(self, full: bool = False) -> str:
         """The trace for a terminal: per step the action and what changed, with ``full`` the

@@ -20,6 +20,8 @@ the budget in ``0..root resource``.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -279,8 +281,8 @@ def parse_bound(text: str, place: str, source: str = "prove") -> Bound:
     """``K,S`` (children, size) from the command line; :class:`InputError` naming ``source``
     and ``place`` otherwise."""
     parts = text.split(",")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise InputError(source, place, f"expected two whole numbers 'K,S' (children, size), found {text!r}")
+    if len(parts) != 2 or not all(re.fullmatch(r" *[0-9]{1,6} *", p) for p in parts):
+        raise InputError(source, place, f"expected two whole numbers 'K,S' (children, size) in ASCII digits, found {text!r}")
     children, size = (int(p) for p in parts)
     if not 1 <= children <= 8 or not 1 <= size <= 64:
         raise InputError(source, place, f"children must be 1..8 and size 1..64, found {text!r}")

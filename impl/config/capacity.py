@@ -37,6 +37,7 @@ from typing import Literal
 
 from ..calculator import CalculatorName
 from ..resources import ZERO, Resource, f32
+from ..configuration_getters import get_long, java_trim
 from .hadoop_xml import HadoopConfiguration, parse_decimal
 
 PREFIX = "yarn.scheduler.capacity."
@@ -276,12 +277,16 @@ def parse_resource(text: str) -> Resource:
         if index in seen:
             raise ValueError(f"{name} is given twice")
         seen.add(index)
-        match = re.fullmatch(r"(\d+)\s*([A-Za-z]*)", amount)
+        match = re.fullmatch(r"([0-9]+)\s*([A-Za-z]*)", amount)  # Java's \\d: ASCII digits only
         if match is None:
             raise ValueError(f"{name}={amount!r} is not a whole number >= 0")
+        if get_long(match.group(1)) is None:
+            raise ValueError(f"{name}={amount!r} is beyond a Java long")
         unit = match.group(2)
         if index == 0 and unit in _MEMORY_UNITS:
             values[0] = int(match.group(1)) * _MEMORY_UNITS[unit]
+            if get_long(str(values[0])) is None:
+                raise ValueError(f"{name}={amount!r} is beyond a Java long")
         elif unit:
             raise ValueError(f"unit {unit!r} of {name} is not supported")
         else:
@@ -392,8 +397,9 @@ class _TreeReader:
 
     def _children(self, path: str, defined: set[str]) -> tuple[str, ...]:
         key = queue_key(path, "queues")
-        names = self.conf.get_strings(key)
-        if names is None or names == [""]:
+        listed = self.conf.get_strings(key)  # CapacitySchedulerConfiguration.getQueues: getStrings, each trimmed
+        names = [java_trim(name) for name in listed or []]
+        if not any(names):
             if path == ROOT:
                 raise self.conf.invalid(key, "the root queue must list at least one child queue")
             return ()
@@ -447,7 +453,7 @@ class _TreeReader:
         )
         draft.priority = self.conf.get_int(queue_key(path, "priority"), 0)
         draft.max_am_percent = self._fraction(queue_key(path, "maximum-am-resource-percent"), global_am)
-        draft.minimum_user_limit_percent = self._in_range(queue_key(path, "minimum-user-limit-percent"), 100.0, 0, 100)
+        draft.minimum_user_limit_percent = self._whole_percent(queue_key(path, "minimum-user-limit-percent"), 100)
         ulf_key = queue_key(path, "user-limit-factor")
         draft.user_limit_factor = self.conf.get_float(ulf_key, 1.0)
         if draft.user_limit_factor < 0 and draft.user_limit_factor != -1:
@@ -467,6 +473,13 @@ class _TreeReader:
             raise self.conf.invalid(key, f"expected a number in [{low:g}, {high:g}]")
         return value
 
+    def _whole_percent(self, key: str, default: int) -> int:
+        """A percentage read with ``getInt`` (``CapacitySchedulerConfiguration.getUserLimit``)."""
+        value = self.conf.get_int(key, default)
+        if not 0 <= value <= 100:
+            raise self.conf.invalid(key, "expected a percentage in [0, 100]")
+        return value
+
     def _accessible_labels(self, draft: _Draft, parent: _Draft | None) -> frozenset[str]:
         key = queue_key(draft.path, "accessible-node-labels")
         if parent is None:
@@ -476,7 +489,7 @@ class _TreeReader:
         names = self.conf.get_strings(key)
         if names is None:
             return parent.accessible  # inherited
-        labels = {name for name in names if name}
+        labels = {java_trim(name) for name in names} - {""}
         for label in labels - {ANY_LABEL}:
             self._check_label_name(key, label)
         accessible = frozenset({ANY_LABEL}) if ANY_LABEL in labels else frozenset(labels)

@@ -21,11 +21,13 @@ file, line, property and value.
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import TypeVar
 from xml.sax import SAXParseException
 from xml.sax.handler import ContentHandler
 from xml.sax.saxutils import escape
@@ -35,12 +37,19 @@ import defusedxml.sax  # type: ignore[import-untyped]
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 
 from ..errors import InputError
+from .. import configuration_getters as getters
+from ..configuration_getters import java_trim
+from ..input_files import read_bytes, shown_name
 
 #: Files larger than this are refused unread (a real scheduler configuration is a few kB).
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 #: Hadoop ``Configuration.MAX_SUBST``: at most this many ``${...}`` substitutions per value.
 MAX_SUBSTITUTIONS = 20
+
+#: What a ``getFloat`` / ``getDouble`` key accepts, for messages.
+FLOAT_SYNTAX = "expected a number (finite, as Java's Float.parseFloat reads it: 12.5, 1e3, 0.5f)"
+_N = TypeVar("_N", int, float)
 
 _PROPERTY_FIELDS = frozenset({"name", "value", "final", "description", "source", "tag"})
 _PROPERTY_ATTRIBUTES = frozenset({"name", "value", "final", "description", "source", "tag"})
@@ -80,15 +89,7 @@ class ConfigurationFile:
 def read_configuration_file(path: str | Path) -> ConfigurationFile:
     """Read and parse one file; any fault (missing, too large, malformed, unsafe) is an
     :class:`InputError` naming the file (and the line where there is one)."""
-    source = str(path)
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputError(source, "", f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(source, "", f"file is larger than {MAX_FILE_BYTES} bytes; refusing to parse it")
-    return parse_configuration(data, source)
+    return parse_configuration(read_bytes(path, MAX_FILE_BYTES), shown_name(path))
 
 
 def parse_configuration(data: bytes | str, source: str) -> ConfigurationFile:
@@ -113,6 +114,10 @@ def parse_configuration(data: bytes | str, source: str) -> ConfigurationFile:
         raise handler.fail(f"entity declaration {exc.name!r} is not allowed in a configuration file") from None
     except ExternalReferenceForbidden as exc:
         raise handler.fail(f"external reference {exc.sysid!r} is not allowed in a configuration file") from None
+    except LookupError as exc:  # expat asks Python for an encoding it does not know
+        raise InputError(source, "", f"the XML declaration names an encoding Python does not know: {exc}") from None
+    except UnicodeError as exc:
+        raise InputError(source, "", f"the text does not decode in its declared encoding: {exc}") from None
     return ConfigurationFile(source, tuple(handler.properties), tuple(handler.warnings))
 
 
@@ -285,44 +290,57 @@ class HadoopConfiguration:
         return _Substitution(self, name).expand(prop.value, (name,))
 
     def get_trimmed(self, name: str) -> str | None:
-        """:meth:`get` with surrounding white space removed."""
+        """:meth:`get` trimmed as Java's ``String.trim`` trims (``Configuration.getTrimmed``)."""
         value = self.get(name)
-        return value.strip() if value is not None else None
+        return java_trim(value) if value is not None else None
 
     def get_strings(self, name: str) -> list[str] | None:
-        """A comma-separated value split and trimmed (``None`` when unset)."""
+        """``Configuration.getStrings``: the pieces between commas, untrimmed, empty ones
+        dropped; ``None`` when unset or when there is no piece."""
         value = self.get(name)
-        return [part.strip() for part in value.split(",")] if value is not None else None
+        pieces = getters.get_strings(value) if value is not None else []
+        return pieces or None
+
+    def get_trimmed_strings(self, name: str) -> list[str]:
+        """``Configuration.getTrimmedStrings`` (empty when unset)."""
+        value = self.get(name)
+        return getters.get_trimmed_strings(value) if value is not None else []
 
     def get_bool(self, name: str, default: bool) -> bool:
-        """``true`` or ``false`` (any case); anything else is an error (Hadoop would silently
-        fall back to the default)."""
-        value = self.get_trimmed(name)
-        if value is None:
+        """``Configuration.getBoolean``: ``true`` or ``false`` in any case; anything else is an
+        error (Hadoop would log a warning and fall back to the default)."""
+        value = self.get(name)
+        if value is None or not java_trim(value):
             return default
-        if value.lower() not in ("true", "false"):
+        parsed = getters.get_boolean(value)
+        if parsed is None:
             raise self.invalid(name, "expected true or false")
-        return value.lower() == "true"
+        return parsed
 
     def get_float(self, name: str, default: float) -> float:
-        """A finite decimal number (``default`` when unset)."""
-        value = self.get_trimmed(name)
-        if value is None:
-            return default
-        number = parse_decimal(value)
-        if number is None:
-            raise self.invalid(name, "expected a number")
-        return number
+        """``Configuration.getFloat``: a finite number in Java's float syntax (``default`` when unset)."""
+        return self._number(name, default, getters.get_float, FLOAT_SYNTAX)
+
+    def get_double(self, name: str, default: float) -> float:
+        """``Configuration.getDouble``: a finite number in Java's double syntax."""
+        return self._number(name, default, getters.get_double, FLOAT_SYNTAX)
 
     def get_int(self, name: str, default: int) -> int:
-        """A whole number (``default`` when unset)."""
-        value = self.get_trimmed(name)
+        """``Configuration.getInt``: a Java int, decimal or ``0x`` hexadecimal."""
+        return self._number(name, default, getters.get_int, "expected a whole number (a Java int, decimal or 0x hexadecimal)")
+
+    def get_long(self, name: str, default: int) -> int:
+        """``Configuration.getLong``: a Java long, decimal or ``0x`` hexadecimal."""
+        return self._number(name, default, getters.get_long, "expected a whole number (a Java long, decimal or 0x hexadecimal)")
+
+    def _number(self, name: str, default: _N, parse: Callable[[str], _N | None], expectation: str) -> _N:
+        value = self.get(name)
         if value is None:
             return default
-        try:
-            return int(value, 10)
-        except ValueError:
-            raise self.invalid(name, "expected a whole number") from None
+        number = parse(value)
+        if number is None or not math.isfinite(number):
+            raise self.invalid(name, expectation)
+        return number
 
     def location(self, name: str) -> str:
         """``file:line`` of a property, or the file list when it is not set anywhere."""
@@ -349,12 +367,8 @@ class HadoopConfiguration:
 
 
 def parse_decimal(text: str) -> float | None:
-    """A finite decimal number as Hadoop's ``getFloat`` reads it (sign, fraction, exponent), or
-    ``None``. Java's ``f``/``d`` suffixes, NaN and infinities are refused."""
-    if not re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text.strip()):
-        return None
-    value = float(text)
-    return value if value not in (float("inf"), float("-inf")) else None
+    """A finite number as ``Float.parseFloat`` reads it (:func:`getters.get_float`), or ``None``."""
+    return getters.finite(getters.get_float(text))
 
 
 class _Substitution:

@@ -27,6 +27,7 @@ from .capacity import queue_key
 #: The per-queue setting that turns intra-queue preemption off for a queue and its children.
 INTRA_QUEUE_DISABLE = "intra-queue-preemption.disable_preemption"
 from .capacity import PREFIX, ROOT, QueueTree, read_queue_tree
+from ..configuration_getters import java_trim
 from .hadoop_xml import ConfigurationFile, HadoopConfiguration, read_configuration_file
 
 CALCULATOR_KEY = PREFIX + "resource-calculator"
@@ -172,7 +173,7 @@ def scheduler_configuration(
     calculator = _calculator(conf)
     queues = read_queue_tree(conf, calculator, known_labels)
     monitor_enabled = conf.get_bool(MONITOR_ENABLE_KEY, False)
-    policies = tuple(p for p in conf.get_strings(MONITOR_POLICIES_KEY) or [PREEMPTION_POLICY_CLASS] if p)
+    policies = tuple(p for p in map(java_trim, conf.get_strings(MONITOR_POLICIES_KEY) or [PREEMPTION_POLICY_CLASS]) if p)
     node_labels = conf.get_bool(NODE_LABELS_KEY, False)
     warnings = list(queues.warnings)
     if queues.labels and not node_labels:
@@ -224,8 +225,13 @@ def _preemption(conf: HadoopConfiguration, variant: PolicyVariant) -> Preemption
 def _allocation(conf: HadoopConfiguration) -> AllocationLimits:
     """The limits, each >= 0, and neither maximum below its minimum."""
     amounts = {}
-    for key, default in (MIN_MEMORY, MIN_VCORES, MAX_MEMORY, MAX_VCORES):
+    # CapacitySchedulerConfiguration.getMinimumAllocation reads the minimum with getInt,
+    # ResourceUtils.getAllocation the maximum with getLong.
+    for key, default in (MIN_MEMORY, MIN_VCORES):
         amounts[key] = conf.get_int(key, default)
+    for key, default in (MAX_MEMORY, MAX_VCORES):
+        amounts[key] = conf.get_long(key, default)
+    for key in amounts:
         if amounts[key] < 0:
             raise conf.invalid(key, "expected a whole number >= 0")
     for (low_key, _), (high_key, _) in ((MIN_MEMORY, MAX_MEMORY), (MIN_VCORES, MAX_VCORES)):

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+from .. import configuration_getters as getters
 from ..errors import InputError
 
 PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."
@@ -115,25 +116,39 @@ class PreemptionConfig:
         return PreemptionConfig(**current)
 
 
+def _text(source: str, key: str, raw: Any) -> str:
+    """The value as the string Hadoop's getter would read: a case file's JSON ``true`` or
+    number is the string a test's ``conf.setBoolean`` / ``setLong`` / ``setFloat`` writes."""
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, (int, float, str)):
+        return str(raw)
+    raise InputError(source, key, f"expected a string or a number, found {raw!r}")
+
+
 def _parse_bool(source: str, key: str, raw: Any) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("true", "false"):
-        return text == "true"
-    raise InputError(source, key, f"expected true or false, found {raw!r}")
-
-
-def _parse_number(source: str, key: str, raw: Any) -> float:
-    if isinstance(raw, bool):
-        raise InputError(source, key, f"expected a number, found {raw!r}")
-    try:
-        value = float(str(raw).strip())
-    except ValueError:
-        raise InputError(source, key, f"expected a number, found {raw!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise InputError(source, key, f"expected a finite number, found {raw!r}")
+    """``Configuration.getBoolean`` (a value other than true or false is refused)."""
+    value = getters.get_boolean(_text(source, key, raw))
+    if value is None:
+        raise InputError(source, key, f"expected true or false, found {raw!r}")
     return value
+
+
+def _number(getter: Callable[[str], float | None], syntax: str) -> Callable[[str, str, Any], float]:
+    def parse(source: str, key: str, raw: Any) -> float:
+        if isinstance(raw, bool):
+            raise InputError(source, key, f"{syntax}, found {raw!r}")
+        value = getters.finite(getter(_text(source, key, raw)))
+        if value is None:
+            raise InputError(source, key, f"{syntax}, found {raw!r}")
+        return value
+
+    return parse
+
+
+#: ``Configuration.getFloat`` and ``getDouble`` keys (the policy reads each with one of them).
+_FLOAT = _number(getters.get_float, "expected a number (finite, as Java's Float.parseFloat reads it)")
+_DOUBLE = _number(getters.get_double, "expected a number (finite, as Java's Double.parseDouble reads it)")
 
 
 def _guarantee_rule(source: str, key: str, raw: Any) -> GuaranteeRule:
@@ -154,15 +169,16 @@ def _order_policy(source: str, key: str, raw: Any) -> IntraQueueOrderPolicy:
 
 
 def _millis(source: str, key: str, raw: Any) -> int:
-    value = _parse_number(source, key, raw)
-    if value < 0 or value != int(value):
-        raise InputError(source, key, f"expected a whole number of milliseconds >= 0, found {raw!r}")
-    return int(value)
+    """A ``Configuration.getLong`` key holding milliseconds, at least 0."""
+    value = None if isinstance(raw, bool) else getters.get_long(_text(source, key, raw))
+    if value is None or value < 0:
+        raise InputError(source, key, f"expected a whole number of milliseconds >= 0 (a Java long), found {raw!r}")
+    return value
 
 
-def _fraction(low_open: bool) -> Callable[[str, str, Any], float]:
+def _fraction(low_open: bool, parse_number: Callable[[str, str, Any], float]) -> Callable[[str, str, Any], float]:
     def parse(source: str, key: str, raw: Any) -> float:
-        value = _parse_number(source, key, raw)
+        value = parse_number(source, key, raw)
         if value < 0 or (low_open and value == 0):
             bound = "> 0" if low_open else ">= 0"
             raise InputError(source, key, f"expected a number {bound}, found {raw!r}")
@@ -174,9 +190,11 @@ def _fraction(low_open: bool) -> Callable[[str, str, Any], float]:
 _KEYS: dict[str, tuple[str, Callable[[str, str, Any], Any]]] = {
     PREFIX + "max_wait_before_kill": ("max_wait_before_kill_ms", _millis),
     PREFIX + "monitoring_interval": ("monitoring_interval_ms", _millis),
-    PREFIX + "total_preemption_per_round": ("total_preemption_per_round", _fraction(low_open=True)),
-    PREFIX + "natural_termination_factor": ("natural_termination_factor", _fraction(low_open=True)),
-    PREFIX + "max_ignored_over_capacity": ("max_ignored_over_capacity", _fraction(low_open=False)),
+    # ProportionalCapacityPreemptionPolicy.updateConfigIfNeeded: getFloat for the per-round
+    # total, getDouble for the other two, getLong for the waits, getBoolean for the flags.
+    PREFIX + "total_preemption_per_round": ("total_preemption_per_round", _fraction(True, _FLOAT)),
+    PREFIX + "natural_termination_factor": ("natural_termination_factor", _fraction(True, _DOUBLE)),
+    PREFIX + "max_ignored_over_capacity": ("max_ignored_over_capacity", _fraction(False, _DOUBLE)),
     PREFIX + "observe_only": ("observe_only", _parse_bool),
     PREFIX + "select_based_on_reserved_containers": ("select_based_on_reserved_containers", _parse_bool),
     PREFIX + "additional_res_balance_based_on_reserved_containers": (

@@ -465,7 +465,7 @@ def _sorting_policy(props: HadoopConfiguration) -> tuple[NodeSorting, int]:
     if simple not in SORTING_CLASSES:
         raise props.invalid(class_key, f"expected one of {', '.join(SORTING_CLASSES)} (a multi-node lookup policy class)")
     interval_key = f"{SORTING_POLICY_KEY}.{name}.sorting-interval.ms"
-    interval = props.get_int(interval_key, DEFAULT_SORTING_INTERVAL_MS)
+    interval = props.get_long(interval_key, DEFAULT_SORTING_INTERVAL_MS)
     if interval <= 0:
         raise props.invalid(interval_key, "expected a whole number of milliseconds > 0")
     return SORTING_CLASSES[simple], interval

@@ -32,6 +32,11 @@ from .racks import RackResolver
 
 _SOURCE = "<placement input>"
 
+#: Spark's counts here are Scala ``Int`` values.
+SCALA_INT_MAX = 2**31 - 1
+#: The most containers one call may ask to place: the model builds one preference per container.
+MAX_CONTAINERS = 100_000
+
 
 class ExecutorsForTasks(enum.Enum):
     """How many executors the locality-aware tasks need (semantics 8, "executors for aware tasks")."""
@@ -85,10 +90,10 @@ class PlacementInput:
     executors_rule: ExecutorsForTasks = ExecutorsForTasks.TASKS_PER_EXECUTOR
 
     def __post_init__(self) -> None:
-        _require(self.num_containers >= 0, "num_containers", "must be >= 0")
-        _require(self.num_locality_aware_tasks >= 0, "num_locality_aware_tasks", "must be >= 0")
-        _require(self.executor_cores >= 1, "executor_cores", "must be >= 1")
-        _require(self.task_cpus >= 1, "task_cpus", "must be >= 1")
+        _require(0 <= self.num_containers <= MAX_CONTAINERS, "num_containers", f"must be 0..{MAX_CONTAINERS:,} (the model's limit)")
+        _require(0 <= self.num_locality_aware_tasks <= SCALA_INT_MAX, "num_locality_aware_tasks", "must be >= 0 (a Scala Int)")
+        _require(1 <= self.executor_cores <= SCALA_INT_MAX, "executor_cores", "must be >= 1 (a Scala Int)")
+        _require(1 <= self.task_cpus <= SCALA_INT_MAX, "task_cpus", "must be >= 1 (a Scala Int)")
         _require(
             self.executors_rule is not ExecutorsForTasks.TASKS_PER_EXECUTOR
             or self.executor_cores >= self.task_cpus,
@@ -98,9 +103,9 @@ class PlacementInput:
         hosts = [host for host, _ in self.host_to_local_task_count]
         _require(len(set(hosts)) == len(hosts), "host_to_local_task_count", "a host appears twice")
         for host, count in self.host_to_local_task_count:
-            _require(count >= 0, f"host_to_local_task_count[{host}]", "must be >= 0")
+            _require(0 <= count <= SCALA_INT_MAX, f"host_to_local_task_count[{host}]", "must be >= 0 (a Scala Int)")
         for host, count in self.allocated_host_to_container_count:
-            _require(count >= 0, f"allocated_host_to_container_count[{host}]", "must be >= 0")
+            _require(0 <= count <= SCALA_INT_MAX, f"allocated_host_to_container_count[{host}]", "must be >= 0 (a Scala Int)")
         for index, nodes in enumerate(self.locality_matched_pending):
             _require(len(nodes) > 0, f"locality_matched_pending[{index}]", "a matched request names at least one node")
 

@@ -252,7 +252,7 @@ FAILURES: list[tuple[str, dict[str, str | None], str, str, str]] = [
     ("listed-missing", {"root.queues": "a,b,c"}, "root.queues", "'a,b,c'", "queue root.c is listed but no"),
     ("duplicate-child", {"root.queues": "a,b,a"}, "root.queues", "'a,b,a'", "'a' is listed twice"),
     ("bad-queue-name", {"root.queues": "a,b c"}, "root.queues", "'a,b c'", "without dots or spaces"),
-    ("empty-queue-name", {"root.queues": "a,,b"}, "root.queues", "'a,,b'", "non-empty"),
+    ("empty-queue-name", {"root.queues": "a, ,b"}, "root.queues", "'a, ,b'", "non-empty"),
     ("root-without-children", {"root.queues": " "}, "root.queues", "' '", "at least one child"),
     (
         "inaccessible-label",

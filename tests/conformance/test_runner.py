@@ -37,6 +37,11 @@ def expect(app: Any, count: int | None = None, event: str = MARK, **extra: Any) 
     return entry
 
 
+#: An assertion that holds whenever the scripted policy selects nothing: a case needs one to be
+#: checkable at all (a case that asserts nothing is UNSUPPORTED).
+NOTHING_HAPPENS = expect("any", None, "any")
+
+
 # --- the contract ---------------------------------------------------------------------------
 
 
@@ -82,7 +87,7 @@ def test_json_is_one_document_with_every_case(three_cases: Path, capsys: pytest.
 
 def test_verbose_prints_warnings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     ScriptedPolicy().install(monkeypatch)
-    write_case(tmp_path, mock_case([{"expect": [expect(1, 4, asserted=False)]}], id="T.warn"))
+    write_case(tmp_path, mock_case([{"expect": [expect(1, 4, asserted=False), NOTHING_HAPPENS]}], id="T.warn"))
     assert main(["conform", str(tmp_path), "-v"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "PASS        T.warn"
@@ -139,7 +144,7 @@ def test_counts_per_round_when_not_cumulative(monkeypatch: pytest.MonkeyPatch) -
 
 def test_clock_and_policy_state_carry_from_round_to_round(monkeypatch: pytest.MonkeyPatch) -> None:
     policy = ScriptedPolicy().install(monkeypatch)
-    run_case(mock_case([{"clock_ms": 0, "expect": []}, {"clock_ms": 5000, "expect": []}, {"expect": []}, {"clock_ms": 10001, "expect": []}]))
+    run_case(mock_case([{"clock_ms": 0, "expect": []}, {"clock_ms": 5000, "expect": []}, {"expect": []}, {"clock_ms": 10001, "expect": [NOTHING_HAPPENS]}]))
     assert [now for _, _, now, _ in policy.calls] == [0, 5000, 5000, 10001]
     assert policy.calls[0][3] is None
     assert all(state is not None for _, _, _, state in policy.calls[1:])
@@ -197,7 +202,7 @@ def test_a_state_assert_on_a_queue_without_figures_fails(monkeypatch: pytest.Mon
 def test_conf_change_reaches_the_policy_and_the_disable_flags(monkeypatch: pytest.MonkeyPatch) -> None:
     policy = ScriptedPolicy().install(monkeypatch)
     key = "yarn.scheduler.capacity.root.b.disable_preemption"
-    rounds = [{"expect": []}, {"conf_change": {P + "observe_only": True, key: True}, "expect": []}, {"expect": []}]
+    rounds = [{"expect": []}, {"conf_change": {P + "observe_only": True, key: True}, "expect": []}, {"expect": [NOTHING_HAPPENS]}]
     run_case(mock_case(rounds))
     assert [config.observe_only for _, config, _, _ in policy.calls] == [False, True, True]
     assert [snap.queues["root.b"].preemption_disabled for snap, _, _, _ in policy.calls] == [False, True, True]
@@ -242,12 +247,12 @@ def test_an_app_id_that_disagrees_with_the_constant_warns(monkeypatch: pytest.Mo
 def test_conf_keys_the_model_does_not_read_warn(monkeypatch: pytest.MonkeyPatch) -> None:
     ScriptedPolicy().install(monkeypatch)
     conf = {P + "max_wait_before_kill": 10000, "yarn.scheduler.capacity.root.a.user-limit-factor": 2}
-    assert run_case(mock_case([{"expect": []}], conf=conf)) == ['conf["yarn.scheduler.capacity.root.a.user-limit-factor"]: not read by the model']
+    assert run_case(mock_case([{"expect": [NOTHING_HAPPENS]}], conf=conf)) == ['conf["yarn.scheduler.capacity.root.a.user-limit-factor"]: not read by the model']
 
 
 def test_qdata_derived_mismatch_is_a_warning_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     ScriptedPolicy().install(monkeypatch)
-    case = qdata_case([{"expect": []}])
+    case = qdata_case([{"expect": [NOTHING_HAPPENS]}])
     case["input"]["derived"] = {"cluster_memory": 101, "cluster_vcores": 100}
     assert run_case(case) == ["input.derived.cluster_memory: the case's derived value is 101, the parse gives 100"]
 

@@ -149,7 +149,7 @@ def test_malformed_trace_names_the_place(change: Any, place: str) -> None:
 
 
 def test_unreadable_trace_files(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="cannot read"):
+    with pytest.raises(InputError, match="missing.json: no such file"):
         Trace.load(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{\n  oops", encoding="utf-8")

@@ -294,10 +294,10 @@ def test_any_edited_number_is_caught_at_its_step(
 
 
 def test_replay_of_a_missing_or_broken_file(tmp_path: Path) -> None:
-    assert error_line(*run("replay", str(tmp_path / "none.json"))).endswith("cannot read: No such file or directory")
+    assert error_line(*run("replay", str(tmp_path / "none.json"))).endswith("none.json: no such file")
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": ')
-    assert f"{broken}: line 1 column 12: not JSON" in error_line(*run("replay", str(broken)))
+    assert f"{broken}: line 1 column 12: not valid JSON" in error_line(*run("replay", str(broken)))
 
 
 def test_as_a_program_errors_never_show_a_traceback(tmp_path: Path) -> None:

@@ -118,7 +118,6 @@ def test_the_samples_pass(tmp_path: Path, base: dict[str, Any]) -> None:
         (PLACEMENT, ["input", "host_to_local_task_count", 1], ["a", 3], False, "input.host_to_local_task_count[1][0]: host 'a' appears twice"),
         (PLACEMENT, ["input", "task_cpus"], 9, False, "input.executor_cores"),
         (PLACEMENT, ["input", "locality_matched_pending_requests"], [{"nodes": []}], False, "locality_matched_pending_requests[0].nodes"),
-        (PLACEMENT, ["expect"], {}, False, "expect: no expectation"),
         (HINTS, ["steps", 0, "args", "stage_id"], 3, False, "steps[0].args.stage_id: stage 3 is not listed"),
         (HINTS, ["input", "stages", "1", 0, 0, "kind"], "rack", False, "input.stages.1[0][0]: 'kind' must be one of"),
     ],
@@ -148,6 +147,7 @@ def test_a_launch_callback_for_a_container_not_launching_fails_with_its_place(tm
         (ALLOCATOR, ["input", "conf"], {"spark.dynamicAllocation.enabled": "true"}, "'spark.dynamicAllocation.enabled'"),
         (ALLOCATOR, ["steps", 2, "args", "statuses", 0, "state"], "RUNNING", "only COMPLETE statuses"),
         (PLACEMENT, ["input", "gpu_per_task"], 1, "'gpu_per_task' is not interpreted"),
+        (PLACEMENT, ["expect"], {}, "nothing to check: expect has no 'nodes'"),
         (HINTS, ["steps", 0, "op"], "task_end", "op 'task_end' is not interpreted"),
     ],
 )

@@ -72,7 +72,7 @@ def test_json_output_is_one_document(capsys: pytest.CaptureFixture[str]) -> None
         (["--variant", "hadoop-2"], "--variant", "expected one of hadoop-3, tiny-queue"),
         (["--bound", "4"], "--bound", "expected two whole numbers"),
         (["--bound", "9,4"], "--bound", "children must be 1..8"),
-        (["--timeout", "soon"], "--timeout", "expected a whole number of seconds"),
+        (["--timeout", "soon"], "--timeout", "expected a whole number, got"),
         (["placement-length", "--variant", "tiny-queue"], "--variant", "the placement proofs do not read guarantees"),
     ],
 )
