@@ -98,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         _refuse(args, ("seed", "walks", "steps"), "applies only with --simulate")
         time_limit = None if args.time_limit is None else _number(args.time_limit, "--time-limit", 0, 1)
-        every = _number(args.progress_every, "--progress-every", DEFAULT_PROGRESS_EVERY, 1)
-        outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, every)
+        progress_every = _number(args.progress_every, "--progress-every", DEFAULT_PROGRESS_EVERY, 1)
+        outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, progress_every)
     _write_outputs(outcome, args)
     for line in render_files.write_pictures(args, outcome.trace, scenario.model(variant), SOURCE):
         print(f"explore: {line}", file=sys.stderr)
