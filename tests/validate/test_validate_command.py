@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from yarnspec.checks.validate.families.dispatch import simulate
-from yarnspec.checks.validate.reference import Dispatch
+from yarnspec.checks.validate.reference import Dispatch, RefusedInput
 
 from .helpers import HERE, cli, phases_for
 from .mutants import placement
@@ -114,3 +115,34 @@ def test_the_conformance_phase_checks_upstream_assertions(mutants_on_path: None)
     phases = phases_for("spark-placement", placement.PendingIgnored, examples=1, cases=[case])
     [finding] = phases[0].findings
     assert finding.kind == "disagreement" and finding.step == 0
+
+
+class _RefusesTestDoubles(Dispatch):
+    """The reference, but it cannot build Spark's test doubles (as the real-Spark adapter)."""
+
+    def reset(self, input: dict[str, Any]) -> dict[str, Any]:
+        if input.get("scheduler") == "FakeTaskScheduler":
+            raise RefusedInput("input.scheduler: no FakeTaskScheduler here")
+        return super().reset(input)
+
+
+class _RefusesEveryFailure(Dispatch):
+    """Refuses a call the reference answers in generated scenarios too."""
+
+    def step(self, op: str, input: dict[str, Any]) -> dict[str, Any]:
+        if op == "handle_failed_task":
+            raise RefusedInput("no failures here")
+        return super().step(op, input)
+
+
+def test_a_conformance_case_the_implementation_refuses_is_not_run_and_said_so() -> None:
+    phases = phases_for("spark-dispatch", _RefusesTestDoubles, examples=5, cases=[CONFORMANCE_DIR / "spark-locality"])
+    conformance = phases[0]
+    refused = [s for s in conformance.skipped if "refused by the implementation" in s]
+    assert refused and all("FakeTaskScheduler" in s for s in refused)
+    assert conformance.findings == [] and conformance.runs > 0
+
+
+def test_a_refusal_outside_the_conformance_cases_is_still_a_finding() -> None:
+    phases = phases_for("spark-dispatch", _RefusesEveryFailure, examples=30, cases=[])
+    assert any("refused (no failures here)" in line for p in phases[1:] for f in p.findings for line in f.lines)

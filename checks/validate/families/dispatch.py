@@ -56,6 +56,8 @@ HOSTS = ("host1", "host2", "host3")
 WAITS = ("0", "1s", "3s")
 #: Clock steps on both sides of the locality waits (1 s, 3 s).
 CLOCK_STEPS = (0, 300, 700, 1000, 2000, 3500)
+#: Where the generated scenarios' clock starts (``TaskInfo.markFinished`` asserts time > 0).
+CLOCK_START_MS = 1000
 
 
 def _reset(executors: list[tuple[str, str]], racks: dict[str, str], wait: str, legacy: bool) -> Call:
@@ -67,7 +69,8 @@ def _reset(executors: list[tuple[str, str]], racks: dict[str, str], wait: str, l
             "executors": [list(pair) for pair in executors],
             "host_rack": racks,
             "conf": {"spark.locality.wait": wait, "spark.locality.wait.legacyResetOnTaskLaunch": legacy},
-            "clock_start_ms": 0,
+            # a real driver's clock is never 0: Spark asserts a task finishes at a time > 0
+            "clock_start_ms": CLOCK_START_MS,
         },
     )
 
