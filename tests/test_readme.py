@@ -13,11 +13,12 @@ def _readme_commands() -> list[str]:
     return [line for block in blocks for line in block.splitlines() if line and not line.startswith("#")]
 
 
-#: What the tests need from the system (the viewer's browser test, the DOT test), installed
-#: from Debian when absent (CI runs as root on a fresh Debian machine).
+#: What the tests need from the system (the viewer's browser test, the DOT test, the JDK that
+#: compiles and runs the adapter to the real Spark), installed from Debian when absent (CI runs
+#: as root on a fresh Debian machine).
 SYSTEM_PACKAGES = (
-    "(command -v chromium >/dev/null && command -v dot >/dev/null"
-    " || (apt-get update -q && apt-get install -y -q chromium graphviz))"
+    "(command -v chromium >/dev/null && command -v dot >/dev/null && command -v javac >/dev/null"
+    " || (apt-get update -q && apt-get install -y -q chromium graphviz openjdk-17-jdk-headless))"
 )
 
 
