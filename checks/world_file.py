@@ -42,6 +42,7 @@ from yarnspec.impl.scheduler.world import (
     PartitionSpec,
     RequestSpec,
     Variants,
+    variants as rule_record,
     World,
     build_world,
 )
@@ -159,7 +160,12 @@ class _Compiler:
         worlds = {}
         for name, conf in confs.items():
             spec = variant_specs[name]
-            variants = Variants(spec.get("commit", "yarn-8127"), spec.get("multi_node_reserve", "first-candidate"))
+            try:
+                variants = rule_record(
+                    spec.get("commit", "yarn-8127"), spec.get("multi_node_reserve", "first-candidate"), spec.get("headroom", "yarn-8804")
+                )
+            except InputError as exc:
+                raise self.fail(f"variants.{name}.{exc.place.removeprefix('variants.')}", exc.fault) from None
             worlds[name] = self._world(conf, partitions, nodes, apps, variants, bounds)
         scenario = self._scenario(worlds, units)
         self._check_setup(scenario)

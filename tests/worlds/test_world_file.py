@@ -92,7 +92,7 @@ def test_world_compiles_with_units_and_questions(tmp_path: Path) -> None:
     assert "1 unit = 1024 MB, 1 vcore (the minimum allocation)" in scenario.story
     world = loaded.worlds["yarn-10259"]
     assert [n.capacity for n in world.nodes] == [Resource.of(4096, 4), Resource.of(8192, 8)]
-    assert world.variants.multi_node_reserve == "yarn-10259" and world.settings.async_scheduling and world.settings.multi_node
+    assert world.variants.yarn_10259 and not world.variants.yarn_10293 and world.settings.async_scheduling and world.settings.multi_node
     assert scenario.quiet == frozenset({"lose-node", "add-node"}) and not world.bounds.node_churn
 
 
@@ -118,7 +118,7 @@ def test_explore_world_traces_replays_and_emits_a_test(tmp_path: Path, capsys: p
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.test_replays_progress_reservation_progress()
+    module.test_buggy_variant_still_shows_the_counterexample()
 
 
 def test_explore_world_list_and_fixed_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
