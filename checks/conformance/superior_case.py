@@ -17,7 +17,7 @@ from typing import Any
 from yarnspec.impl.preemption.superior import GUARDS, SuperiorQueue, SuperiorState, Task, superior_round
 from yarnspec.impl.resources import Resource, ResourceTypes, total
 
-from .case_fields import as_int, as_list, as_object, as_str, child, reject_unknown_keys, required
+from .case_fields import as_int, as_list, as_object, as_str, child, nothing_to_check, reject_unknown_keys, required
 from .mockframework import parse_resource
 from .outcome import CaseFormatError, ExpectationMismatch
 
@@ -48,7 +48,10 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     running: list[Task] = []
     waiting = {app["name"]: app["tasks"] for app in apps}
     _start(cluster, apps, running, waiting, first=True)
-    for r, raw in enumerate(as_list(required(case, "rounds", ""), "rounds")):
+    rounds = as_list(required(case, "rounds", ""), "rounds")
+    if not any(isinstance(raw, dict) and raw.get("expect") for raw in rounds):
+        raise nothing_to_check("no round has an expect")
+    for r, raw in enumerate(rounds):
         place = child("rounds", r)
         expect = as_object(required(as_object(raw, place), "expect", place), child(place, "expect"))
         pending = tuple((q.name, total(a["task"] for a in apps if a["queue"] == q.name for _ in range(waiting[a["name"]]))) for q in queues)

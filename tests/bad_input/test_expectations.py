@@ -72,6 +72,8 @@ def _changed(value: Any) -> Any:
     if isinstance(value, dict) and value:
         key = next(iter(value))
         return {**value, key: _changed(value[key])}
+    if value == {}:
+        return {"changed": 1}
     raise AssertionError(f"no change for {value!r}")
 
 
@@ -114,9 +116,23 @@ def _hadoop_assertions(case: dict[str, Any]) -> Iterator[Path_]:
             yield ("rounds", r, "sorted_order")
 
 
+def _superior_assertions(case: dict[str, Any]) -> Iterator[Path_]:
+    """Seed 004's worked example: per round the containers taken per job and each queue's use."""
+    for r, spec in enumerate(case["rounds"]):
+        for key in ("preempted", "used_after"):
+            value = spec.get("expect", {}).get(key)
+            if value == {}:
+                yield ("rounds", r, "expect", key)
+            elif value is not None:
+                yield from _leaves(value, ("rounds", r, "expect", key))
+
+
 def assertions(case: dict[str, Any]) -> list[Path_]:
     """The places of every asserted value of a case."""
-    found = _hadoop_assertions(case) if "notation" in case else _spark_assertions(case)
+    if case.get("notation") == "superior":
+        found = _superior_assertions(case)
+    else:
+        found = _hadoop_assertions(case) if "notation" in case else _spark_assertions(case)
     return [place for place in found if place[-1] not in SELECTORS and not str(place[-1]).endswith("_tolerance")]
 
 
