@@ -27,8 +27,8 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     [
         ((), "required: command"),
         (("frobnicate",), "invalid choice"),
-        (("conform",), "PATH"),
-        (("conform", "/no/such/place"), "/no/such/place: no such file or folder"),
+        (("conform",), "give case files or folders"),
+        (("conform", "/no/such/place"), "/no/such/place: no such file"),
         (("check", "--conformance"), "expected one argument"),
         (("check", "--examples", "0"), "expected a number >= 1, found 0"),
         (("check", "--examples", "many"), "expected a whole number, found 'many'"),

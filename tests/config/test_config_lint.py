@@ -44,7 +44,8 @@ def test_typos_get_a_did_you_mean_and_unmodelled_settings_are_flagged(capsys: py
     assert any(w.endswith("did you mean yarn.scheduler.capacity.root.prod.etl.maximum-capacity?") for w in hints)
     assert any(w.endswith("did you mean yarn.scheduler.capacity.node-locality-delay?") for w in hints)
     assert any(w.endswith("did you mean yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor?") for w in hints)
-    assert [n["key"].rsplit(".", 2)[-2:] for n in document["not_modelled"]] == [["intra-queue-preemption", "enabled"], ["auto-create-child-queue", "enabled"]]
+    # intra-queue preemption is modelled now (issue 13): only the auto-created queues are flagged
+    assert [n["key"].rsplit(".", 2)[-2:] for n in document["not_modelled"]] == [["auto-create-child-queue", "enabled"]]
     assert document["ignored"] == ["yarn.scheduler.capacity.root.prod.etl.acl_submit_applications"]
 
 

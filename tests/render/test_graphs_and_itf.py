@@ -177,7 +177,7 @@ def test_errors_under_json_are_json(tmp_path: Path) -> None:
     status, out, err = run("show", str(tmp_path / "missing.json"), "--json")
     assert status == 2 and out == ""
     error = json.loads(err)["error"]
-    assert error["source"] == str(tmp_path / "missing.json") and error["fault"].startswith("cannot read")
+    assert error["source"] == str(tmp_path / "missing.json") and error["fault"] == "no such file"
     status, out, err = run("explore", "--no-such-option", "--json")
     assert status == 2 and json.loads(err)["error"]["fault"] == "unrecognized arguments: --no-such-option"
 
