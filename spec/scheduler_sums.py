@@ -1,0 +1,131 @@
+"""The sums the state invariants compare the stored counters with, computed in one pass.
+
+Sixteen state invariants check stored figures against what they should add up to: a node's
+used against its live containers, an application's used and reserved against its containers,
+a leaf's and a user's used, reserved and pending against their applications, AM used against
+the active applications' AMs. :class:`Sums` walks the containers once and the applications
+once per state and keeps every such sum, so each invariant reads them instead of rescanning
+the state. A sum over nothing is ``ZERO``; sums add componentwise over the components all
+terms have (the model's resources are all ``<memory, vcores>``).
+
+Nothing here comes from :mod:`yarnspec.impl.scheduler.accounting`: the sums are recomputed
+from the containers and applications, which is what makes the accounting invariants checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import add
+
+from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
+from yarnspec.impl.scheduler.world import World
+
+Values = tuple[int, ...] | None  # None: nothing summed yet
+
+
+def _plus(total: Values, values: tuple[int, ...]) -> tuple[int, ...]:
+    return values if total is None else tuple(map(add, total, values))
+
+
+def _resource(total: Values) -> Resource:
+    return ZERO if total is None else Resource(total)
+
+
+class _Table:
+    """Sums by ``(owner, partition)``."""
+
+    def __init__(self, owners: int, partitions: int) -> None:
+        self._values: list[list[Values]] = [[None] * partitions for _ in range(owners)]
+
+    def add(self, owner: int, partition: int, resource: Resource) -> None:
+        row = self._values[owner]
+        row[partition] = _plus(row[partition], resource.values)
+
+    def get(self, owner: int, partition: int) -> Resource:
+        return _resource(self._values[owner][partition])
+
+
+@dataclass(frozen=True)
+class Sums:
+    """Every sum the state invariants read, for one state (see the module docstring).
+
+    Per node: its containers' count and its live containers' sum. Per application and
+    partition (of the node): live and reserved container sums; per application, the ids of its
+    live AM containers in id order. Per leaf and per user and partition: used (the
+    applications' used plus reserved), reserved, pending, and the AM resource of the active
+    applications (by AM partition); per queue index, so parents read ``ZERO``.
+    """
+
+    node_containers: tuple[int, ...]
+    node_live: tuple[Resource, ...]
+    app_live: _Table
+    app_reserved: _Table
+    app_ams: tuple[tuple[int, ...], ...]
+    queue_used: _Table
+    queue_reserved: _Table
+    queue_pending: _Table
+    queue_am: _Table
+    user_used: _Table
+    user_reserved: _Table
+    user_pending: _Table
+    user_am: _Table
+
+    @staticmethod
+    def of(world: World, state: SchedulerState) -> Sums:
+        """The sums of ``state``: one pass over the containers, one over the applications."""
+        nodes, apps, parts = len(state.nodes), len(state.apps), len(world.partitions)
+        counts = [0] * nodes
+        node_live: list[Values] = [None] * nodes
+        app_live, app_reserved = _Table(apps, parts), _Table(apps, parts)
+        ams: list[list[int]] = [[] for _ in range(apps)]
+        for c in state.containers:
+            on_node = 0 <= c.node < nodes
+            live = c.state in (ContainerState.ALLOCATED, ContainerState.RUNNING)
+            if on_node:
+                counts[c.node] += 1
+                if live:
+                    node_live[c.node] = _plus(node_live[c.node], c.resource.values)
+            if not 0 <= c.app < apps:
+                continue
+            if live and c.request == 0:
+                ams[c.app].append(c.cid)
+            if not on_node:
+                continue
+            p = world.node_partition[c.node]
+            if live:
+                app_live.add(c.app, p, c.resource)
+            elif c.state == ContainerState.RESERVED:
+                app_reserved.add(c.app, p, c.resource)
+        queues, users = len(world.queues), len(world.users)
+        tables = [_Table(queues, parts) for _ in range(4)] + [_Table(users, parts) for _ in range(4)]
+        q_used, q_reserved, q_pending, q_am, u_used, u_reserved, u_pending, u_am = tables
+        for index, app in enumerate(state.apps):
+            if app is None:
+                continue
+            info = world.apps[index]
+            for p in range(parts):
+                used = app.used[p] + app.reserved[p]
+                for owner, used_t, reserved_t, pending_t in ((info.queue, q_used, q_reserved, q_pending), (info.user, u_used, u_reserved, u_pending)):
+                    used_t.add(owner, p, used)
+                    reserved_t.add(owner, p, app.reserved[p])
+                    pending_t.add(owner, p, app.pending[p])
+            if app.phase == AppPhase.ACTIVE:
+                am = info.requests[0].capability
+                q_am.add(info.queue, info.am_partition, am)
+                u_am.add(info.user, info.am_partition, am)
+        return Sums(
+            tuple(counts),
+            tuple(_resource(v) for v in node_live),
+            app_live,
+            app_reserved,
+            tuple(tuple(a) for a in ams),
+            q_used,
+            q_reserved,
+            q_pending,
+            q_am,
+            u_used,
+            u_reserved,
+            u_pending,
+            u_am,
+        )
