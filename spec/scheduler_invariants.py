@@ -175,7 +175,7 @@ def leaf_is_sum_of_apps(step: Step) -> str | None:
     for leaf in world.leaves:
         usage = state.queues[leaf]
         for p in range(len(world.partitions)):
-            expected = (sums.queue_used.get(leaf, p), sums.queue_reserved.get(leaf, p), sums.queue_pending.get(leaf, p))
+            expected = (sums.queue_used.total(leaf, p), sums.queue_reserved.total(leaf, p), sums.queue_pending.total(leaf, p))
             if (wrong := _apps_mismatch(usage, p, *expected)) is not None:
                 return f"{world.queues[leaf].path} [{_partition_name(world, p)}]: {wrong}"
     return None
@@ -206,7 +206,7 @@ def user_is_sum_of_apps(step: Step) -> str | None:
     for index, (leaf, name) in enumerate(world.users):
         usage = state.users[index]
         for p in range(len(world.partitions)):
-            expected = (sums.user_used.get(index, p), sums.user_reserved.get(index, p), sums.user_pending.get(index, p))
+            expected = (sums.user_used.total(index, p), sums.user_reserved.total(index, p), sums.user_pending.total(index, p))
             if (wrong := _apps_mismatch(usage, p, *expected)) is not None:
                 return f"user {name} in {world.queues[leaf].path} [{_partition_name(world, p)}]: {wrong}"
     return None
@@ -229,12 +229,12 @@ def am_used_is_sum_of_active_ams(step: Step) -> str | None:
     world, state, sums = step.world, step.after, step.sums
     for index, queue in enumerate(world.queues):
         for p in range(len(world.partitions)):
-            expected = sums.queue_am.get(index, p)
+            expected = sums.queue_am.total(index, p)
             if state.queues[index].am_used[p] != expected:
                 return f"{queue.path} [{_partition_name(world, p)}]: AM used {state.queues[index].am_used[p]} but its active AMs sum to {expected}"
     for index, (leaf, name) in enumerate(world.users):
         for p in range(len(world.partitions)):
-            expected = sums.user_am.get(index, p)
+            expected = sums.user_am.total(index, p)
             if state.users[index].am_used[p] != expected:
                 return f"user {name} [{_partition_name(world, p)}]: AM used {state.users[index].am_used[p]} but its active AMs sum to {expected}"
     return None
@@ -251,7 +251,7 @@ def app_is_sum_of_containers(step: Step) -> str | None:
             continue
         name = world.apps[index].name
         for p in range(len(world.partitions)):
-            used, reserved = sums.app_live.get(index, p), sums.app_reserved.get(index, p)
+            used, reserved = sums.app_live.total(index, p), sums.app_reserved.total(index, p)
             if app.used[p] != used:
                 return f"{name} [{_partition_name(world, p)}]: used {app.used[p]} but its live containers sum to {used}"
             if app.reserved[p] != reserved:

@@ -32,18 +32,17 @@ def _resource(total: Values) -> Resource:
     return ZERO if total is None else Resource(total)
 
 
-class _Table:
-    """Sums by ``(owner, partition)``."""
+class _Table(dict[tuple[int, int], tuple[int, ...]]):
+    """Sums by ``(owner, partition)``; an owner with nothing summed reads ``ZERO``."""
 
-    def __init__(self, owners: int, partitions: int) -> None:
-        self._values: list[list[Values]] = [[None] * partitions for _ in range(owners)]
+    def plus(self, owner: int, partition: int, resource: Resource) -> None:
+        """Add ``resource`` to the owner's sum in the partition."""
+        key = (owner, partition)
+        self[key] = _plus(self.get(key), resource.values)
 
-    def add(self, owner: int, partition: int, resource: Resource) -> None:
-        row = self._values[owner]
-        row[partition] = _plus(row[partition], resource.values)
-
-    def get(self, owner: int, partition: int) -> Resource:
-        return _resource(self._values[owner][partition])
+    def total(self, owner: int, partition: int) -> Resource:
+        """The owner's sum in the partition."""
+        return _resource(self.get((owner, partition)))
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ class Sums:
         nodes, apps, parts = len(state.nodes), len(state.apps), len(world.partitions)
         counts = [0] * nodes
         node_live: list[Values] = [None] * nodes
-        app_live, app_reserved = _Table(apps, parts), _Table(apps, parts)
+        app_live, app_reserved = _Table(), _Table()
         ams: list[list[int]] = [[] for _ in range(apps)]
         for c in state.containers:
             on_node = 0 <= c.node < nodes
@@ -94,11 +93,10 @@ class Sums:
                 continue
             p = world.node_partition[c.node]
             if live:
-                app_live.add(c.app, p, c.resource)
+                app_live.plus(c.app, p, c.resource)
             elif c.state == ContainerState.RESERVED:
-                app_reserved.add(c.app, p, c.resource)
-        queues, users = len(world.queues), len(world.users)
-        tables = [_Table(queues, parts) for _ in range(4)] + [_Table(users, parts) for _ in range(4)]
+                app_reserved.plus(c.app, p, c.resource)
+        tables = [_Table() for _ in range(8)]
         q_used, q_reserved, q_pending, q_am, u_used, u_reserved, u_pending, u_am = tables
         for index, app in enumerate(state.apps):
             if app is None:
@@ -107,13 +105,13 @@ class Sums:
             for p in range(parts):
                 used = app.used[p] + app.reserved[p]
                 for owner, used_t, reserved_t, pending_t in ((info.queue, q_used, q_reserved, q_pending), (info.user, u_used, u_reserved, u_pending)):
-                    used_t.add(owner, p, used)
-                    reserved_t.add(owner, p, app.reserved[p])
-                    pending_t.add(owner, p, app.pending[p])
+                    used_t.plus(owner, p, used)
+                    reserved_t.plus(owner, p, app.reserved[p])
+                    pending_t.plus(owner, p, app.pending[p])
             if app.phase == AppPhase.ACTIVE:
                 am = info.requests[0].capability
-                q_am.add(info.queue, info.am_partition, am)
-                u_am.add(info.user, info.am_partition, am)
+                q_am.plus(info.queue, info.am_partition, am)
+                u_am.plus(info.user, info.am_partition, am)
         return Sums(
             tuple(counts),
             tuple(_resource(v) for v in node_live),
