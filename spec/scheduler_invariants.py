@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import add
 
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import KINDS, Action, kind
@@ -38,7 +39,7 @@ from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerSt
 from yarnspec.impl.scheduler.world import World
 
 from .scheduler_limits import am_limit, partition_capacity, queue_maximum, user_limit
-from .scheduler_sums import Sums
+from .scheduler_sums import Sums, Table
 
 
 @dataclass
@@ -98,9 +99,12 @@ class Invariant:
 
 
 def _sum(resources: Iterable[Resource]) -> Resource:
-    """The sum of resources (the model's are all <memory, vcores>)."""
-    values = [r.values for r in resources]
-    return Resource(tuple(map(sum, zip(*values)))) if values else ZERO
+    """The sum of resources, componentwise over the components all of them have (the model's
+    are all <memory, vcores>); ``ZERO`` for none."""
+    total: tuple[int, ...] | None = None
+    for r in resources:
+        total = r.values if total is None else tuple(map(add, total, r.values))
+    return ZERO if total is None else Resource(total)
 
 
 def _partition_name(world: World, partition: int) -> str:
@@ -175,8 +179,8 @@ def leaf_is_sum_of_apps(step: Step) -> str | None:
     for leaf in world.leaves:
         usage = state.queues[leaf]
         for p in range(len(world.partitions)):
-            expected = (sums.queue_used.total(leaf, p), sums.queue_reserved.total(leaf, p), sums.queue_pending.total(leaf, p))
-            if (wrong := _apps_mismatch(usage, p, *expected)) is not None:
+            tables = (sums.queue_used, sums.queue_reserved, sums.queue_pending)
+            if (wrong := _apps_mismatch(usage, leaf, p, *tables)) is not None:
                 return f"{world.queues[leaf].path} [{_partition_name(world, p)}]: {wrong}"
     return None
 
@@ -206,19 +210,19 @@ def user_is_sum_of_apps(step: Step) -> str | None:
     for index, (leaf, name) in enumerate(world.users):
         usage = state.users[index]
         for p in range(len(world.partitions)):
-            expected = (sums.user_used.total(index, p), sums.user_reserved.total(index, p), sums.user_pending.total(index, p))
-            if (wrong := _apps_mismatch(usage, p, *expected)) is not None:
+            tables = (sums.user_used, sums.user_reserved, sums.user_pending)
+            if (wrong := _apps_mismatch(usage, index, p, *tables)) is not None:
                 return f"user {name} in {world.queues[leaf].path} [{_partition_name(world, p)}]: {wrong}"
     return None
 
 
-def _apps_mismatch(usage: Usage, p: int, used: Resource, reserved: Resource, pending: Resource) -> str | None:
+def _apps_mismatch(usage: Usage, owner: int, p: int, used: Table, reserved: Table, pending: Table) -> str | None:
     """The first of used (reservations included), reserved and pending in partition ``p``
-    that differs from the applications' sum, described; None when all agree."""
+    that differs from the owner's applications' sum, described; None when all agree."""
     figures = (("used", usage.used[p], used), ("reserved", usage.reserved[p], reserved), ("pending", usage.pending[p], pending))
-    for what, stored, expected in figures:
-        if stored != expected:
-            return f"{what} {stored} but its applications sum to {expected}"
+    for what, stored, table in figures:
+        if not table.matches(owner, p, stored):
+            return f"{what} {stored} but its applications sum to {table.total(owner, p)}"
     return None
 
 
@@ -229,13 +233,13 @@ def am_used_is_sum_of_active_ams(step: Step) -> str | None:
     world, state, sums = step.world, step.after, step.sums
     for index, queue in enumerate(world.queues):
         for p in range(len(world.partitions)):
-            expected = sums.queue_am.total(index, p)
-            if state.queues[index].am_used[p] != expected:
+            if not sums.queue_am.matches(index, p, state.queues[index].am_used[p]):
+                expected = sums.queue_am.total(index, p)
                 return f"{queue.path} [{_partition_name(world, p)}]: AM used {state.queues[index].am_used[p]} but its active AMs sum to {expected}"
     for index, (leaf, name) in enumerate(world.users):
         for p in range(len(world.partitions)):
-            expected = sums.user_am.total(index, p)
-            if state.users[index].am_used[p] != expected:
+            if not sums.user_am.matches(index, p, state.users[index].am_used[p]):
+                expected = sums.user_am.total(index, p)
                 return f"user {name} [{_partition_name(world, p)}]: AM used {state.users[index].am_used[p]} but its active AMs sum to {expected}"
     return None
 
@@ -251,10 +255,11 @@ def app_is_sum_of_containers(step: Step) -> str | None:
             continue
         name = world.apps[index].name
         for p in range(len(world.partitions)):
-            used, reserved = sums.app_live.total(index, p), sums.app_reserved.total(index, p)
-            if app.used[p] != used:
+            if not sums.app_live.matches(index, p, app.used[p]):
+                used = sums.app_live.total(index, p)
                 return f"{name} [{_partition_name(world, p)}]: used {app.used[p]} but its live containers sum to {used}"
-            if app.reserved[p] != reserved:
+            if not sums.app_reserved.matches(index, p, app.reserved[p]):
+                reserved = sums.app_reserved.total(index, p)
                 return f"{name} [{_partition_name(world, p)}]: reserved {app.reserved[p]} but its reservations sum to {reserved}"
         ams = list(sums.app_ams[index])
         expected = [app.am_container] if app.am_container != NONE else []
@@ -288,6 +293,8 @@ def no_negative_usage(step: Step) -> str | None:
     a node's free resource in a resource the calculator counts. Source: YuniKorn "never
     negative"."""
     world, state = step.world, step.after
+    if not _some_negative(state):
+        return _negative_free(world, state)
     for kind, items in (("queue", state.queues), ("user", state.users)):
         for index, usage in enumerate(items):
             for what in ("used", "reserved", "pending", "am_used"):
@@ -302,6 +309,29 @@ def no_negative_usage(step: Step) -> str | None:
             for p, r in enumerate(getattr(app, what)):
                 if _negative(r):
                     return f"{world.apps[index].name} [{_partition_name(world, p)}]: negative {what} {r}"
+    return _negative_free(world, state)
+
+
+def _some_negative(state: SchedulerState) -> bool:
+    """Whether any stored figure of a queue, user or application has a negative component
+    (the quick test before :func:`no_negative_usage` looks for which)."""
+    lowest = 0
+    for usage in (*state.queues, *state.users):
+        for vector in (usage.used, usage.reserved, usage.pending, usage.am_used):
+            for r in vector:
+                if r.values and min(r.values) < lowest:
+                    return True
+    for app in state.apps:
+        if app is not None:
+            for vector in (app.used, app.reserved, app.pending):
+                for r in vector:
+                    if r.values and min(r.values) < lowest:
+                        return True
+    return False
+
+
+def _negative_free(world: World, state: SchedulerState) -> str | None:
+    """A node whose free resource is negative in a resource the calculator counts, described."""
     for index, node in enumerate(state.nodes):
         if world.calculator.any_major_nonpositive(node.free) and world.calculator.less(node.free + node.used, node.free, ZERO):
             return f"{world.nodes[index].name}: negative free {node.free}"

@@ -28,11 +28,14 @@ def _plus(total: Values, values: tuple[int, ...]) -> tuple[int, ...]:
     return values if total is None else tuple(map(add, total, values))
 
 
+_ZERO_VALUES = ZERO.values
+
+
 def _resource(total: Values) -> Resource:
     return ZERO if total is None else Resource(total)
 
 
-class _Table(dict[tuple[int, int], tuple[int, ...]]):
+class Table(dict[tuple[int, int], tuple[int, ...]]):
     """Sums by ``(owner, partition)``; an owner with nothing summed reads ``ZERO``."""
 
     def plus(self, owner: int, partition: int, resource: Resource) -> None:
@@ -43,6 +46,11 @@ class _Table(dict[tuple[int, int], tuple[int, ...]]):
     def total(self, owner: int, partition: int) -> Resource:
         """The owner's sum in the partition."""
         return _resource(self.get((owner, partition)))
+
+    def matches(self, owner: int, partition: int, stored: Resource) -> bool:
+        """Whether ``stored`` equals the owner's sum in the partition (no resource is built)."""
+        total = self.get((owner, partition))
+        return stored.values == (_ZERO_VALUES if total is None else total)
 
 
 @dataclass(frozen=True)
@@ -58,17 +66,17 @@ class Sums:
 
     node_containers: tuple[int, ...]
     node_live: tuple[Resource, ...]
-    app_live: _Table
-    app_reserved: _Table
+    app_live: Table
+    app_reserved: Table
     app_ams: tuple[tuple[int, ...], ...]
-    queue_used: _Table
-    queue_reserved: _Table
-    queue_pending: _Table
-    queue_am: _Table
-    user_used: _Table
-    user_reserved: _Table
-    user_pending: _Table
-    user_am: _Table
+    queue_used: Table
+    queue_reserved: Table
+    queue_pending: Table
+    queue_am: Table
+    user_used: Table
+    user_reserved: Table
+    user_pending: Table
+    user_am: Table
 
     @staticmethod
     def of(world: World, state: SchedulerState) -> Sums:
@@ -76,7 +84,7 @@ class Sums:
         nodes, apps, parts = len(state.nodes), len(state.apps), len(world.partitions)
         counts = [0] * nodes
         node_live: list[Values] = [None] * nodes
-        app_live, app_reserved = _Table(), _Table()
+        app_live, app_reserved = Table(), Table()
         ams: list[list[int]] = [[] for _ in range(apps)]
         for c in state.containers:
             on_node = 0 <= c.node < nodes
@@ -96,18 +104,19 @@ class Sums:
                 app_live.plus(c.app, p, c.resource)
             elif c.state == ContainerState.RESERVED:
                 app_reserved.plus(c.app, p, c.resource)
-        tables = [_Table() for _ in range(8)]
+        tables = [Table() for _ in range(8)]
         q_used, q_reserved, q_pending, q_am, u_used, u_reserved, u_pending, u_am = tables
         for index, app in enumerate(state.apps):
             if app is None:
                 continue
             info = world.apps[index]
             for p in range(parts):
-                used = app.used[p] + app.reserved[p]
+                reserved, pending = app.reserved[p], app.pending[p]
+                used = Resource(_plus(app.used[p].values, reserved.values))
                 for owner, used_t, reserved_t, pending_t in ((info.queue, q_used, q_reserved, q_pending), (info.user, u_used, u_reserved, u_pending)):
                     used_t.plus(owner, p, used)
-                    reserved_t.plus(owner, p, app.reserved[p])
-                    pending_t.plus(owner, p, app.pending[p])
+                    reserved_t.plus(owner, p, reserved)
+                    pending_t.plus(owner, p, pending)
             if app.phase == AppPhase.ACTIVE:
                 am = info.requests[0].capability
                 q_am.plus(info.queue, info.am_partition, am)
