@@ -28,7 +28,7 @@ from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import Action, Monitor
 from yarnspec.impl.scheduler.limits import am_limit, queue_max_down, user_limit
 from yarnspec.impl.scheduler.state import NONE, AppPhase, AppState, Container, ContainerState, SchedulerState, Usage
-from yarnspec.impl.scheduler.view import View, shared_view
+from yarnspec.impl.scheduler.view import View
 from yarnspec.impl.scheduler.world import World
 
 StateCheck = Callable[[World, SchedulerState], str | None]
@@ -383,7 +383,7 @@ def allocation_within_queue_max(world: World, before: SchedulerState, action: Ac
     new = _new_containers(before, after)
     if not new:
         return None
-    view = shared_view(world, before)  # the view the allocation pass read, if it did
+    view = View(world, before)
     for c in new:
         p = world.node_partition[c.node]
         ignore = world.apps[c.app].requests[c.request].partition != p
@@ -402,7 +402,7 @@ def allocation_within_user_limit(world: World, before: SchedulerState, action: A
     new = _new_containers(before, after)
     if not new:
         return None
-    view = shared_view(world, before)  # the view the allocation pass read, if it did
+    view = View(world, before)
     for c in new:
         info = world.apps[c.app]
         p = world.node_partition[c.node]

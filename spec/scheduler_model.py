@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import Action, action_class, describe_proposal, enabled, label, start, take
+from yarnspec.impl.scheduler.actions import Action, action_class, describe_proposal, enabled, fair_classes, label, start, take
 from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, renumber_containers
+from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.view import View
 from yarnspec.impl.scheduler.world import (
@@ -87,6 +88,8 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
             "max_containers": world.bounds.max_containers,
         }
         self._symmetry = Symmetry.of(world)
+        #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
+        self.memo = Memo(world)
 
     def initial_states(self) -> list[ModelState]:
         """One initial state: nothing submitted, the clock at 0."""
@@ -95,7 +98,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
     def actions(self, state: SchedulerState) -> list[Action]:
         """The actions the model takes from ``state``: every enabled one (a subclass may
         leave some out)."""
-        return enabled(self.world, state)
+        return enabled(self.world, state, self.memo)
 
     def successors(self, state: ModelState) -> list[tuple[Action, ModelState]]:
         """Every action of :meth:`actions` with the state it leads to, step invariants checked
@@ -104,7 +107,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         endless = self.world.bounds.endless
         out = []
         for action in self.actions(before):
-            after = take(self.world, before, action).state
+            after = take(self.world, before, action, self.memo).state
             broken = tuple(
                 (inv.name, message)
                 for inv in STEP_INVARIANTS
@@ -152,8 +155,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         if not self._with_progress:
             return []
         world = self.world
-        fair = {"propose", "propose-node", "commit", "resort", "tick", "monitor"}
-        fair |= {f"heartbeat@{n}" for n in range(len(world.nodes))}
+        fair = set(fair_classes(world))
         found = []
         for name in self._properties:
             waiting, description = PROGRESS_PROPERTIES[name]

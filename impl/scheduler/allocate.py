@@ -53,7 +53,7 @@ from .limits import (
 from .queue_order import ordered_apps, ordered_children
 from .requests import outstanding, serving_request
 from .state import NONE, AppPhase, Container, ContainerState, Proposal, ProposalKind, SchedulerState
-from .view import View, shared_view
+from .view import View
 from .world import World
 
 ROOT = 0
@@ -109,9 +109,10 @@ class Candidates:
 # -- entry points ---------------------------------------------------------------------------
 
 
-def propose_on_node(world: World, state: SchedulerState, node: int) -> Proposal | None:
-    """The single-node pass for ``node`` (also a node's reservation under YARN-10259)."""
-    view = shared_view(world, state)
+def propose_on_node(world: World, state: SchedulerState, node: int, view: View | None = None) -> Proposal | None:
+    """The single-node pass for ``node`` (also a node's reservation under YARN-10259);
+    ``view``: the view of ``state`` to read (a fresh one if not given)."""
+    view = view or View(world, state)
     ns = state.nodes[node]
     if not ns.live:
         return None
@@ -126,10 +127,10 @@ def propose_on_node(world: World, state: SchedulerState, node: int) -> Proposal 
     return _assign_root(view, Candidates(world.node_partition[node], (node,), False))
 
 
-def propose_on_partition(world: World, state: SchedulerState, partition: int) -> Proposal | None:
+def propose_on_partition(world: World, state: SchedulerState, partition: int, view: View | None = None) -> Proposal | None:
     """The multi-node pass for a partition (``allocateContainersOnMultiNodes``): its live
     nodes in the sorter's cached order; nothing on a full partition before YARN-10293."""
-    view = shared_view(world, state)
+    view = view or View(world, state)
     nodes = multi_node_candidates(world, state, partition)
     if not nodes:
         return None
@@ -138,19 +139,20 @@ def propose_on_partition(world: World, state: SchedulerState, partition: int) ->
     return _assign_root(view, Candidates(partition, nodes, True))
 
 
-def partition_pass(world: World, state: SchedulerState, partition: int) -> tuple[Proposal, ...]:
+def partition_pass(world: World, state: SchedulerState, partition: int, view: View | None = None) -> tuple[Proposal, ...]:
     """Everything one multi-node pass of a scheduling thread proposes for a partition
     (``allocateContainersOnMultiNodes``), all computed from the same state: the reservations
     it serves on their own nodes (:func:`serves_reservation_alone`, in node order; Hadoop
     walks a hash map of the nodes), then the partition's new allocation
     (:func:`propose_on_partition`)."""
+    view = view or View(world, state)
     reserved: list[Proposal] = []
     for node in range(len(world.nodes)):
-        if world.node_partition[node] == partition and serves_reservation_alone(world, state, node):
-            proposal = propose_on_node(world, state, node)
+        if world.node_partition[node] == partition and serves_reservation_alone(world, state, node, view):
+            proposal = propose_on_node(world, state, node, view)
             if proposal is not None:
                 reserved.append(proposal)
-    new = propose_on_partition(world, state, partition)
+    new = propose_on_partition(world, state, partition, view)
     return tuple(reserved) if new is None else (*reserved, new)
 
 
@@ -162,7 +164,7 @@ def partition_full(view: View, partition: int) -> bool:
     return view.calc.divide(resource, view.state.queues[ROOT].used[partition], base) >= 1.0
 
 
-def serves_reservation_alone(world: World, state: SchedulerState, node: int) -> bool:
+def serves_reservation_alone(world: World, state: SchedulerState, node: int, view: View | None = None) -> bool:
     """Whether, with multi-node placement, a pass serves ``node``'s reservation on that node
     alone (``allocateFromReservedContainer``): always under YARN-10293, only on a full
     partition under YARN-9432, never in Hadoop 3.2."""
@@ -170,20 +172,21 @@ def serves_reservation_alone(world: World, state: SchedulerState, node: int) -> 
         return False
     if world.variants.yarn_10293:
         return True
-    return world.variants.yarn_9432 and partition_full(shared_view(world, state), world.node_partition[node])
+    return world.variants.yarn_9432 and partition_full(view or View(world, state), world.node_partition[node])
 
 
-def heartbeat_proposal(world: World, state: SchedulerState, node: int) -> Proposal | None:
+def heartbeat_proposal(world: World, state: SchedulerState, node: int, view: View | None = None) -> Proposal | None:
     """What a node's heartbeat proposes (committed at once by the heartbeat step): the
     single-node pass, or with multi-node placement the partition's pass, or the node's own
     reservation where a pass serves it alone (:func:`serves_reservation_alone`)."""
+    view = view or View(world, state)
     if not world.settings.multi_node:
-        return propose_on_node(world, state, node)
-    if serves_reservation_alone(world, state, node):
-        return propose_on_node(world, state, node)
+        return propose_on_node(world, state, node, view)
+    if serves_reservation_alone(world, state, node, view):
+        return propose_on_node(world, state, node, view)
     if not state.nodes[node].live:
         return None
-    return propose_on_partition(world, state, world.node_partition[node])
+    return propose_on_partition(world, state, world.node_partition[node], view)
 
 
 def pass_inputs(state: SchedulerState) -> Hashable:

@@ -98,15 +98,3 @@ class View:
         state = self.state.apps[app]
         return state is not None and has_pending(self.world.apps[app], state, partition)
 
-
-_last_view: View | None = None
-
-
-def shared_view(world: World, state: SchedulerState) -> View:
-    """The view of ``state``, shared by the passes that read one state in a row (every node's
-    pass while the enabled actions are computed), so its figures are computed once. One entry:
-    callers go state by state, and the entry holds its state, so identity is safe."""
-    global _last_view
-    if _last_view is None or _last_view.world is not world or _last_view.state is not state:
-        _last_view = View(world, state)
-    return _last_view
