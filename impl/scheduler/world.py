@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Literal, get_args
 
 from ..calculator import ResourceCalculator
@@ -56,10 +57,10 @@ DEFAULT_SORTING_INTERVAL_MS = 1000
 #: The leaf ordering policies the model implements (see :mod:`.queue_order`).
 APP_ORDERING_POLICIES = ("fifo", "fair")
 #: Multi-node lookup policy classes the model implements (matched on the simple class name).
-SORTING_CLASSES: Mapping[str, NodeSorting] = {
+SORTING_CLASSES: Mapping[str, NodeSorting] = MappingProxyType({
     "ResourceUsageMultiNodeLookupPolicy": "resource-usage",
     "ResourceUsageRatioMultiNodeLookupPolicy": "usage-ratio",
-}
+})
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ class Variants:
         return found
 
 
-_RELEASES: Mapping[Variants, str] = {
+_RELEASES: Mapping[Variants, str] = MappingProxyType({
     Variants(False, False, False): "Hadoop 2.7.x",
     Variants(True, False, False): "Hadoop 2.8.x, 2.9.0-2.9.1, 3.0.x, 3.1.0",
     Variants(True, True, False): "Hadoop 2.9.2, 2.10.x (no asynchronous scheduling)",
@@ -138,7 +139,7 @@ _RELEASES: Mapping[Variants, str] = {
     Variants(yarn_9432=True): "Hadoop 3.3.0",
     Variants(yarn_9432=True, yarn_10259=True): "Hadoop 3.3.1-3.3.6",
     Variants(yarn_9432=True, yarn_10259=True, yarn_10293=True): "Hadoop 3.4.x",
-}
+})
 
 
 def variants(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve = "first-candidate", headroom: HeadroomRule = "yarn-8804") -> Variants:
