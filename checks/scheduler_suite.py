@@ -58,21 +58,11 @@ from yarnspec.impl.scheduler.actions.resort import RESORT
 from yarnspec.impl.scheduler.environment import clock_stopped
 from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import NONE, ContainerState, ProposalKind, SchedulerState
-from yarnspec.impl.scheduler.world import (
-    AppSpec,
-    Bounds,
-    CommitCheck,
-    HeadroomRule,
-    MultiNodeReserve,
-    NodeSpec,
-    PartitionSpec,
-    RequestSpec,
-    Variants,
-    World,
-    build_world,
-    configuration_from_properties,
-    variants,
-)
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.settings import configuration_from_properties
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
+from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state, check_step
 from yarnspec.spec.scheduler_model import (
     duplicate_commit_world,

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import Action, Monitor
 from yarnspec.impl.scheduler.limits import am_limit, queue_max_down, user_limit
+from yarnspec.impl.scheduler.scheduling_mode import SchedulingMode
 from yarnspec.impl.scheduler.state import NONE, AppPhase, AppState, Container, ContainerState, SchedulerState, Usage
 from yarnspec.impl.scheduler.view import View
 from yarnspec.impl.scheduler.world import World
@@ -407,7 +408,7 @@ def allocation_within_user_limit(world: World, before: SchedulerState, action: A
         info = world.apps[c.app]
         p = world.node_partition[c.node]
         ignore = info.requests[c.request].partition != p
-        limit = user_limit(view, info.queue, p, ignore)
+        limit = user_limit(view, info.queue, p, SchedulingMode.of(ignore))
         used = before.users[info.user].used[p] - _released_reservations(before, after, c.app)
         if world.calculator.greater(view.cluster, used, limit):
             return f"c{c.cid} given to user {world.users[info.user][1]} whose used {used} is over its limit {limit}"

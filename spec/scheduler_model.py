@@ -30,21 +30,11 @@ from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, renumber
 from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.world import (
-    AppSpec,
-    Bounds,
-    CommitCheck,
-    HeadroomRule,
-    MultiNodeReserve,
-    NodeSpec,
-    PartitionSpec,
-    RequestSpec,
-    Variants,
-    World,
-    build_world,
-    configuration_from_properties,
-    variants,
-)
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.settings import configuration_from_properties
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
+from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS
 from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
 

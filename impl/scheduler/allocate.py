@@ -36,12 +36,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..resources import ZERO, Resource, f32
 from .limits import (
-    IGNORE,
-    RESPECT,
     Limits,
     can_assign_to_queue,
     can_assign_to_user,
@@ -52,6 +50,7 @@ from .limits import (
 )
 from .queue_order import ordered_apps, ordered_children
 from .requests import outstanding, serving_request
+from .scheduling_mode import IGNORE, RESPECT, SchedulingMode
 from .state import NONE, AppPhase, Container, ContainerState, Proposal, ProposalKind, SchedulerState
 from .view import View
 from .world import World
@@ -214,76 +213,80 @@ def _assign_root(view: View, candidates: Candidates) -> Proposal | None:
     if partition != 0 and not view.world.partitions[partition].exclusive:
         modes.append(IGNORE)
     for mode in modes:
-        assignment = _assign_queue(view, ROOT, candidates, root_limits(view, partition, mode), mode)
+        assignment, _ = _assign_queue(view, ROOT, candidates, root_limits(view, partition, mode), mode)
         if assignment.proposal is not None:
             return assignment.proposal
     return None
 
 
-def _pending_partition(partition: int, mode: bool) -> int:
+def _pending_partition(partition: int, mode: SchedulingMode) -> int:
     """Where pending demand is looked for: the node's partition, or, without exclusivity, the
     default partition (requests without a label)."""
-    return 0 if mode == IGNORE else partition
+    return 0 if mode.ignores_exclusivity else partition
 
 
-def _queue_wants(view: View, queue: int, candidates: Candidates, mode: bool) -> bool:
+def _queue_wants(view: View, queue: int, candidates: Candidates, mode: SchedulingMode) -> bool:
     """A queue is entered if it may use the partition and asks for something there."""
     partition = candidates.partition
-    if mode == RESPECT and partition not in view.world.queues[queue].accessible:
+    if not mode.ignores_exclusivity and partition not in view.world.queues[queue].accessible:
         return False
     pending = view.state.queues[queue].pending[_pending_partition(partition, mode)]
     return view.calc.greater(view.cluster, pending, ZERO)
 
 
-def _assign_queue(view: View, queue: int, candidates: Candidates, limits: Limits, mode: bool) -> Assignment:
-    """``ParentQueue.assignContainers`` (or the leaf's)."""
+def _assign_queue(view: View, queue: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> tuple[Assignment, Limits]:
+    """``ParentQueue.assignContainers`` (or the leaf's), and the queue's limits after its pass
+    (the headroom its check set, what its children blocked): its parent reads them when the
+    queue was skipped for its limit (Hadoop's shared ``ResourceLimits`` object)."""
     if view.world.queues[queue].leaf:
         return _assign_leaf(view, queue, candidates, limits, mode)
     if not _queue_wants(view, queue, candidates, mode):
-        return NOTHING
+        return NOTHING, limits
     if not candidates.multi:
         node = view.state.nodes[candidates.nodes[0]]
         if node.reserved != NONE or not view.calc.greater_equal(view.cluster, node.free, view.minimum):
-            return NOTHING
+            return NOTHING, limits
     reserved = view.state.queues[queue].reserved[0]
-    if not can_assign_to_queue(view, queue, candidates.partition, limits, reserved, mode):
-        return Assignment(None, Skip.QUEUE_LIMIT)
+    allowed, limits = can_assign_to_queue(view, queue, candidates.partition, limits, reserved, mode)
+    if not allowed:
+        return Assignment(None, Skip.QUEUE_LIMIT), limits
     result = NOTHING
     for child in ordered_children(view, queue, candidates.partition):
         limits_of_child = child_limits(view, queue, child, limits, candidates.partition)
-        assignment = _assign_queue(view, child, candidates, limits_of_child, mode)
+        assignment, limits_of_child = _assign_queue(view, child, candidates, limits_of_child, mode)
         if assignment.proposal is not None:
-            return assignment
+            return assignment, limits
         if assignment.skip == Skip.QUEUE_LIMIT:
             result = assignment
-            _block_headroom(view, child, limits, limits_of_child)
-    return result
+            limits = _block_headroom(view, child, limits, limits_of_child)
+    return result, limits
 
 
-def _block_headroom(view: View, child: int, limits: Limits, limits_of_child: Limits) -> None:
+def _block_headroom(view: View, child: int, limits: Limits, limits_of_child: Limits) -> Limits:
     """``assignContainersToChildQueues`` after a child was skipped for its queue limit
     (YARN-4280): the parent's later children get a limit less the child's headroom (at least
     0); with YARN-8804 a parent child gives up only what its own children blocked."""
     variants = view.world.variants
     if not variants.yarn_4280:
-        return
+        return limits
     nested = variants.yarn_8804 and not view.world.queues[child].leaf
     blocked = limits_of_child.blocked if nested else limits_of_child.headroom
-    limits.blocked = limits.blocked + view.calc.max(view.cluster, blocked, ZERO)
+    return replace(limits, blocked=limits.blocked + view.calc.max(view.cluster, blocked, ZERO))
 
 
-def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, mode: bool) -> Assignment:
+def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> tuple[Assignment, Limits]:
     """``LeafQueue.assignContainers``: reservations first (Hadoop 3.2 multi-node), then the
-    applications in order, respecting the queue limit, user limits and FIFO."""
+    applications in order, respecting the queue limit, user limits and FIFO; and the leaf's
+    limits after the checks (see :func:`_assign_queue`)."""
     world = view.world
     if candidates.multi and not world.variants.yarn_10259:
         for node in sorted(candidates.nodes):
             cid = view.state.nodes[node].reserved
             container = view.state.container(cid) if cid != NONE else None
             if container is not None and world.apps[container.app].queue == leaf:
-                return _reserved_container(view, container, candidates)
+                return _reserved_container(view, container, candidates), limits
     if not _queue_wants(view, leaf, candidates, mode):
-        return NOTHING
+        return NOTHING, limits
     partition = candidates.partition
     check_queue = True
     for app in ordered_apps(view, leaf):
@@ -292,21 +295,23 @@ def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, 
             continue
         app_reserved = state.reserved[0]
         if check_queue:
-            if not can_assign_to_queue(view, leaf, partition, limits, app_reserved, mode):
-                return Assignment(None, Skip.QUEUE_LIMIT)
+            allowed, limits = can_assign_to_queue(view, leaf, partition, limits, app_reserved, mode)
+            if not allowed:
+                return Assignment(None, Skip.QUEUE_LIMIT), limits
             if not world.settings.continue_looking or app_reserved.is_zero():
                 check_queue = False
-        if not can_assign_to_user(view, app, partition, user_limit(view, leaf, partition, mode), limits):
+        allowed, limits = can_assign_to_user(view, app, partition, user_limit(view, leaf, partition, mode), limits)
+        if not allowed:
             continue
         assignment = _assign_app(view, app, candidates, limits, mode)
         if assignment.proposal is not None or assignment.skip == Skip.QUEUE_LIMIT:
-            return assignment
+            return assignment, limits
         if assignment.skip != Skip.OTHER:
-            return NOTHING  # Hadoop stops here to respect the FIFO order of applications
-    return NOTHING
+            return NOTHING, limits  # Hadoop stops here to respect the FIFO order of applications
+    return NOTHING, limits
 
 
-def _assign_app(view: View, app: int, candidates: Candidates, limits: Limits, mode: bool) -> Assignment:
+def _assign_app(view: View, app: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> Assignment:
     """``RegularContainerAllocator.assignContainers`` without a reservation: keys in
     priority order until one is not skipped."""
     if not view.app_has_pending(app, _pending_partition(candidates.partition, mode)):
@@ -345,7 +350,7 @@ def _reserved_container(view: View, reserved: Container, candidates: Candidates)
 
 
 def _allocate_key(
-    view: View, app: int, key: int, candidates: Candidates, limits: Limits, mode: bool, reserved: Container | None
+    view: View, app: int, key: int, candidates: Candidates, limits: Limits, mode: SchedulingMode, reserved: Container | None
 ) -> Result:
     """``RegularContainerAllocator.allocate``: try the candidates in order; stop at the first
     allocation, and at the first reservation unless YARN-10259 keeps looking: then only the
@@ -376,7 +381,7 @@ def _allocate_key(
     return result
 
 
-def _precheck(view: View, app: int, key: int, node: int, limits: Limits, mode: bool) -> Result | None:
+def _precheck(view: View, app: int, key: int, node: int, limits: Limits, mode: SchedulingMode) -> Result | None:
     """``preCheckForNodeCandidateSet``: skip the key if nothing is asked, the partition does
     not match, an AM would go to a non-exclusive partition, seed 002's rule says no (without
     continue-looking), or the queue's headroom (plus what the app could unreserve) is short."""
@@ -387,7 +392,7 @@ def _precheck(view: View, app: int, key: int, node: int, limits: Limits, mode: b
         return Result(Outcome.PRIORITY_SKIPPED)
     request = next(r for r in info.requests if r.key == key)
     node_partition = world.node_partition[node]
-    if mode == IGNORE:
+    if mode.ignores_exclusivity:
         if state.am_container == NONE or request.partition != 0:
             return Result(Outcome.PRIORITY_SKIPPED)
     elif request.partition != node_partition:

@@ -32,6 +32,7 @@ from .accounting import Edit
 from .environment import end_container
 from .limits import pending_considering_user_limit, user_limit
 from .memo import Memo, memo_for
+from .scheduling_mode import RESPECT
 from .state import ContainerState, SchedulerState
 from .view import View
 from .world import World
@@ -198,7 +199,7 @@ def _user_limits(view: View, queue: int, partition: int) -> dict[str, Resource]:
     world = view.world
     if not world.queues[queue].leaf:
         return {}
-    limit = user_limit(view, queue, partition, False, active=False)
+    limit = user_limit(view, queue, partition, RESPECT, active=False)
     return {world.users[u][1]: limit for u in view.users_with_apps[queue]}
 
 

@@ -26,7 +26,8 @@ from ..resources import Resource, java_float_div
 from .accounting import Edit
 from .environment import clock_stopped
 from .state import SchedulerState
-from .world import NodeSorting, World
+from .settings import NodeSorting
+from .world import World
 
 SortKey = tuple[float | int, ...]
 Policy = Callable[[Resource, Resource], SortKey]

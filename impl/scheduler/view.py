@@ -12,6 +12,7 @@ from functools import cached_property
 
 from ..resources import ZERO, Resource
 from .requests import has_pending
+from .scheduling_mode import SchedulingMode
 from .state import AppPhase, SchedulerState, live_partition_resources
 from .world import QueueCapacity, World
 
@@ -26,7 +27,7 @@ class View:
         self.minimum = world.settings.minimum_allocation
         #: ``limits.user_limit`` by its arguments: a pass, a commit check and a monitor round ask
         #: for the same limit once per user (it depends only on the leaf and partition).
-        self.user_limits: dict[tuple[int, int, bool, bool], Resource] = {}
+        self.user_limits: dict[tuple[int, int, SchedulingMode, bool], Resource] = {}
 
     @cached_property
     def partition_resource(self) -> tuple[Resource, ...]:
