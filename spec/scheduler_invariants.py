@@ -35,6 +35,10 @@ from operator import add
 
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import KINDS, Action, kind
+from yarnspec.impl.scheduler.actions.commit import COMMIT
+from yarnspec.impl.scheduler.actions.environment import ADD_NODE, FINISH_APP, LOSE_NODE, SUBMIT
+from yarnspec.impl.scheduler.actions.heartbeat import HEARTBEAT
+from yarnspec.impl.scheduler.actions.monitor import MONITOR as MONITOR_KIND
 from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerState, SchedulerState, Usage
 from yarnspec.impl.scheduler.world import World
 
@@ -558,14 +562,14 @@ def _invariant(name: str, predicate: Callable[[Step], str | None], *broken_by: s
 
 #: The action kinds that create containers: a heartbeat allocates and commits at once, a
 #: commit applies a proposal (a proposal itself changes no container).
-ALLOCATING = ("heartbeat", "commit")
+ALLOCATING = (HEARTBEAT.name, COMMIT.name)
 
 #: The preemption monitor's kind: only its rounds kill containers by policy.
-MONITOR = "monitor"
+MONITOR = MONITOR_KIND.name
 
 #: The action kinds whose effect activates pending applications (``activateApplications`` is
 #: called on submission, when an application finishes and when the cluster changes).
-ACTIVATING = ("submit", "finish-app", "lose-node", "add-node")
+ACTIVATING = (SUBMIT.name, FINISH_APP.name, LOSE_NODE.name, ADD_NODE.name)
 
 #: Every invariant of the catalogue: state invariants first, in the order they are checked,
 #: then the step invariants with the action kinds that can break them.

@@ -25,25 +25,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import Action, action_class, describe_proposal, enabled, kind, label, start, take
+from yarnspec.impl.scheduler.actions import Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, take
 from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, renumber_containers
+from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.world import (
-    AppSpec,
-    Bounds,
-    CommitCheck,
-    HeadroomRule,
-    MultiNodeReserve,
-    NodeSpec,
-    PartitionSpec,
-    RequestSpec,
-    Variants,
-    World,
-    build_world,
-    configuration_from_properties,
-    variants,
-)
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.settings import configuration_from_properties
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
+from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant as ModelInvariant, Step
 from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
 
@@ -88,6 +79,8 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         }
         self._symmetry = Symmetry.of(world)
         self._step_invariants = _by_kind(STEP_INVARIANTS)
+        #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
+        self.memo = Memo(world)
 
     def initial_states(self) -> list[ModelState]:
         """One initial state: nothing submitted, the clock at 0."""
@@ -96,7 +89,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
     def actions(self, state: SchedulerState) -> list[Action]:
         """The actions the model takes from ``state``: every enabled one (a subclass may
         leave some out)."""
-        return enabled(self.world, state)
+        return enabled(self.world, state, self.memo)
 
     def successors(self, state: ModelState) -> list[tuple[Action, ModelState]]:
         """Every action of :meth:`actions` with the state it leads to, step invariants checked
@@ -107,7 +100,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         by_kind = self._step_invariants
         out = []
         for action in self.actions(before):
-            after = take(world, before, action).state
+            after = take(world, before, action, self.memo).state
             broken: tuple[tuple[str, str], ...] = ()
             checks = by_kind.get(kind(action))
             if checks:
@@ -153,8 +146,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         if not self._with_progress:
             return []
         world = self.world
-        fair = {"propose", "propose-node", "commit", "resort", "tick", "monitor"}
-        fair |= {f"heartbeat@{n}" for n in range(len(world.nodes))}
+        fair = set(fair_classes(world))
         found = []
         for name in self._properties:
             waiting, description = PROGRESS_PROPERTIES[name]
