@@ -9,6 +9,7 @@ from hypothesis import given, settings
 
 from yarnspec.impl.scheduler import limits
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
+from yarnspec.impl.scheduler.scheduling_mode import SchedulingMode
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.view import View
 from yarnspec.impl.scheduler.world import AppSpec, NodeSpec, RequestSpec, World
@@ -26,7 +27,7 @@ def _agree(world: World, state: SchedulerState) -> None:
             assert reference.queue_maximum(world, state, q, p) == limits.queue_max_down(view, q, p)
         for leaf in world.leaves:
             for ignore in (False, True):
-                assert reference.user_limit(world, state, leaf, p, ignore) == limits.user_limit(view, leaf, p, ignore), (leaf, p, ignore)
+                assert reference.user_limit(world, state, leaf, p, ignore) == limits.user_limit(view, leaf, p, SchedulingMode.of(ignore)), (leaf, p, ignore)
             assert reference.am_limit(world, state, leaf, p) == limits.am_limit(view, leaf, p), (leaf, p)
 
 
@@ -75,7 +76,7 @@ def test_a_bug_in_the_implementations_user_limit_is_caught(monkeypatch: pytest.M
     """Must fail: the implementation's user limit made the whole partition (the bug a shared
     reference would hide, since the invariant would then read the same wrong limit)."""
 
-    def no_limit(view: View, leaf: int, partition: int, ignore_exclusivity: bool, active: bool) -> object:
+    def no_limit(view: View, leaf: int, partition: int, mode: SchedulingMode, active: bool) -> object:
         return view.partition_resource[partition]
 
     monkeypatch.setattr(limits, "_compute_user_limit", no_limit)
