@@ -123,9 +123,11 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         return found
 
     def progress(self) -> list[Progress[ModelState]]:
-        """The progress properties chosen (``properties``), each ``P ~> not P`` under weak
-        fairness of the scheduler's steps (heartbeats per node, proposals, commits, re-sorts,
-        monitor rounds) and the clock; the environment may go quiet.
+        """The progress properties chosen (``properties``, by name in the model's
+        :class:`~yarnspec.spec.property_catalogue.PropertyCatalogue`). The model's own are each
+        ``P ~> not P`` under weak fairness of the scheduler's steps (heartbeats per node,
+        proposals, commits, re-sorts, monitor rounds) and the clock; the environment may go
+        quiet. A registered property brings its own premise, goal and fairness.
 
         ``reservation-progress``: a reservation that would fit on some node of its partition
         and whose request still asks is eventually allocated or given up (or its request
