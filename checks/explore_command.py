@@ -1,7 +1,8 @@
 """``yarnspec explore``: list the named scenarios, or explore (or simulate) one variant of one.
 
-``yarnspec explore --list [SCENARIO]`` prints every scenario (story, source, default bounds)
-and its variants with the property checked and the expected verdict.
+``yarnspec explore --list [SCENARIO]`` prints every scenario (story, source, default bounds,
+where it comes from) and its variants with the property checked and the expected verdict;
+``yarnspec explore SCENARIO --print-world`` prints the world file it was read from, to copy.
 
 ``yarnspec explore SCENARIO [--variant V] [--max-depth N] [--max-states N] [--exhaustive] [--no-symmetry]``
 explores the variant (default: the scenario's first) within the scenario's default bounds or
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant, find_scenario
@@ -49,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-command's arguments (numbers are read as text and checked in :func:`run`)."""
     parser.add_argument("scenario", nargs="?", metavar="SCENARIO", help="the scenario to explore (see --list)")
     parser.add_argument("--list", action="store_true", help="list the scenarios, their variants and expected verdicts")
+    parser.add_argument("--print-world", action="store_true", help="print the scenario's world file (TOML), to copy and edit")
     parser.add_argument("--world", metavar="FILE", help="explore a world file (TOML) instead of a named scenario; --variant picks its question")
     parser.add_argument("--variant", metavar="V", help="the variant to run (default: the scenario's first)")
     parser.add_argument("--max-depth", metavar="N", help="explore at most N steps from the initial state")
@@ -72,6 +75,11 @@ def run(args: argparse.Namespace) -> int:
     """List or run; returns the exit status (an :class:`InputError` propagates to the CLI)."""
     if args.world and args.scenario:
         raise InputError(SOURCE, "SCENARIO", "give a scenario or --world FILE, not both")
+    if args.print_world:
+        _refuse(args, ("list",), "does not apply to --print-world")
+        _refuse_with_list(args, "does not apply to --print-world")
+        print(world_text(_chosen(args)), end="")
+        return 0
     if args.list:
         _refuse_with_list(args)
         if args.world:
@@ -85,9 +93,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(format_list(chosen))
         return 0
-    if not args.scenario and not args.world:
-        raise InputError(SOURCE, "SCENARIO", f"name a scenario to explore (or give --list); known: {', '.join(SCENARIOS)}")
-    scenario = load_world(args.world).scenario if args.world else find_any_scenario(args.scenario, SOURCE, "SCENARIO")
+    scenario = _chosen(args)
     variant = scenario.variant(args.variant, SOURCE, "--variant")
     if args.simulate:
         _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry", "time_limit", "progress_every"), "does not apply to --simulate")
@@ -110,12 +116,30 @@ def run(args: argparse.Namespace) -> int:
     return 0 if outcome.agree else 1
 
 
-def _refuse_with_list(args: argparse.Namespace) -> None:
+def _chosen(args: argparse.Namespace) -> Scenario:
+    """The scenario named on the command line, or the one of ``--world``."""
+    if not args.scenario and not args.world:
+        raise InputError(SOURCE, "SCENARIO", f"name a scenario to explore (or give --list); known: {', '.join(SCENARIOS)}")
+    return load_world(args.world).scenario if args.world else find_any_scenario(args.scenario, SOURCE, "SCENARIO")
+
+
+def world_text(scenario: Scenario) -> str:
+    """The text of the world file ``scenario`` was read from (``--print-world``); an
+    :class:`InputError` for a scenario written in Python."""
+    if scenario.world_file is None:
+        raise InputError(SOURCE, "--print-world", f"scenario {scenario.name} is written in Python ({scenario.origin or 'no world file'})")
+    try:
+        return Path(scenario.world_file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(scenario.world_file, "", f"cannot read: {exc.strerror or exc}") from None
+
+
+def _refuse_with_list(args: argparse.Namespace, fault: str = "does not apply to --list") -> None:
     _refuse(
         args,
         ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test",
          "fixed_variant", "full", "html", "dot", "dot_limit", "itf", "time_limit", "progress_every"),
-        "does not apply to --list",
+        fault,
     )
 
 
@@ -186,6 +210,8 @@ def format_list(scenarios: list[Scenario]) -> str:
         lines.append(f"{scenario.name}  ({scenario.source})")
         lines.append(f"  {scenario.story}")
         lines.append(f"  default bounds: {', '.join(s for s in shown if s) or 'none (exhaustive)'}")
+        if scenario.origin:
+            lines.append(f"  from: {scenario.origin}")
         width = max(len(v.name) for v in scenario.variants)
         prop_width = max(len(v.property) for v in scenario.variants)
         for v in scenario.variants:

@@ -1,66 +1,47 @@
 """The JSON Schemas of yarnspec's own file formats, shipped in the package, and validation
 against them with one clear error.
 
-The schemas live in ``yarnspec/checks/schemas/`` (``NAME.schema.json``) so editors can use
-them too (``docs/your-cluster.md``). :func:`validate` reports the first fault jsonschema ranks
-best as an :class:`InputError` naming the file, the JSON place (``$.nodes[2].memory``) and the
-fault.
+The snapshot schemas live in ``yarnspec/checks/schemas/`` and the world file's in
+``yarnspec/spec/schemas/`` (``NAME.schema.json``), so editors can use them too
+(``docs/your-cluster.md``, ``docs/world-files.md``). :func:`validate` reports the first fault
+jsonschema ranks best as an :class:`InputError` naming the file, the JSON place
+(``$.nodes[2].memory``) and the fault (:mod:`yarnspec.spec.json_schema`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
-
 from yarnspec.impl.errors import InputError
+from yarnspec.spec.json_schema import json_place, schema_validator, validate_document
 
-SCHEMAS = ("snapshot", "rm-rest-snapshot", "world")
+__all__ = ["SCHEMAS", "schema_text", "json_place", "validate", "read_json_file", "MAX_JSON_BYTES"]
+
+#: Each shipped schema and the package it ships in.
+_PACKAGES = {"snapshot": "yarnspec.checks", "rm-rest-snapshot": "yarnspec.checks", "world": "yarnspec.spec"}
+SCHEMAS = tuple(_PACKAGES)
 
 
 def schema_text(name: str) -> str:
     """The text of the shipped schema ``name`` (one of :data:`SCHEMAS`)."""
     if name not in SCHEMAS:
         raise KeyError(name)
-    return resources.files("yarnspec.checks").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
+    return resources.files(_PACKAGES[name]).joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=None)
 def _validator(name: str) -> Any:
-    schema = json.loads(schema_text(name))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
-def json_place(path: Iterable[str | int]) -> str:
-    """A JSON path as ``$.a.b[2]``."""
-    place = "$"
-    for part in path:
-        place += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return place
+    return schema_validator(schema_text(name))
 
 
 def validate(document: Any, name: str, source: str) -> None:
     """Raise :class:`InputError` at the place of the most relevant fault of ``document``
     against schema ``name``; return quietly when it conforms."""
-    error: ValidationError | None = best_match(_validator(name).iter_errors(document))
-    if error is None:
-        return
-    raise InputError(source, json_place(error.absolute_path), _short(error))
-
-
-def _short(error: ValidationError) -> str:
-    """jsonschema's message, with a long offending value cut down to one line."""
-    message = error.message
-    if len(message) > 160:
-        message = message[:157] + "..."
-    return message.replace("\n", " ")
+    validate_document(document, _validator(name), source)
 
 
 #: The largest file read as JSON (a snapshot of a big cluster is a few MB).

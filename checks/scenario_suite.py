@@ -117,7 +117,7 @@ def explore_variant(
         progress_every=progress_every,
     )
     trace = result.violation
-    if variant.property == INVARIANTS:
+    if not scenario.checks_progress(variant):
         verdict = result.verdict
     else:
         found = next((p for p in result.properties if p.name == variant.property), None)
@@ -137,10 +137,11 @@ def simulate_variant(scenario: Scenario, variant: ScenarioVariant, seed: int, wa
     """Seeded random walks of one variant; the invariants are checked (a variant whose
     property is a progress property expects them to hold)."""
     result = simulate(scenario.model(variant), seed=seed, walks=walks, max_steps=max_steps)
-    expected = variant.expected if variant.property == INVARIANTS else HOLDS
-    notes = () if variant.property == INVARIANTS else (f"{variant.property} not checked: {SIMULATION_CHECKS_INVARIANTS}",)
+    progress = scenario.checks_progress(variant)
+    expected = HOLDS if progress else variant.expected
+    notes = (f"{variant.property} not checked: {SIMULATION_CHECKS_INVARIANTS}",) if progress else ()
     return ScenarioOutcome(
-        scenario, variant, "simulate", INVARIANTS, expected, result.verdict, agrees(expected, result.verdict.status),
+        scenario, variant, "simulate", INVARIANTS if progress else variant.property, expected, result.verdict, agrees(expected, result.verdict.status),
         result.distinct_states, result.steps, None, result.seconds, result.violation, result, None, notes,
     )
 

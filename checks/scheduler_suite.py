@@ -64,7 +64,7 @@ from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, Requ
 from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state, check_step
-from yarnspec.spec.scheduler_model import (
+from yarnspec.spec.named_worlds import (
     duplicate_commit_world,
     seed002_world,
     seed003_world,
@@ -130,7 +130,7 @@ VARIANTS: tuple[VariantChoice, ...] = (
 
 
 def named_worlds() -> tuple[tuple[World, bool], ...]:
-    """The named small worlds of :mod:`yarnspec.spec.scheduler_model` in each of their
+    """The named small worlds of :mod:`yarnspec.spec.named_worlds` in each of their
     variants, each with whether its walks are phased (the preemption worlds: a queue must fill
     before another claims its share back). Walks there reach the seed stories (reservations
     picked up or refused, the duplicate commit, preemption of a full cluster) far more often

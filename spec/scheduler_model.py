@@ -12,10 +12,8 @@ transition whose action kind can break them: a model state is the scheduler stat
 broke (always empty in a correct model, so it adds no states), and each step invariant is an
 invariant of model states that reports them.
 
-The named worlds (:data:`WORLDS`) are small enough to explore: the seed 003 starvation
-(:func:`seed003_world`), the YARN-8127 duplicate commit (:func:`duplicate_commit_world`), seed
-002's small cluster with a large container under preemption (:func:`seed002_world`) and two
-queues sharing a cluster (:func:`two_queue_world`).
+The worlds themselves are world files (:mod:`yarnspec.spec.world_file`): the scenarios of
+:mod:`yarnspec.spec.scenarios` and the named worlds of :mod:`yarnspec.spec.named_worlds`.
 """
 
 from __future__ import annotations
@@ -35,6 +33,7 @@ from yarnspec.impl.scheduler.settings import configuration_from_properties
 from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
 from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
 from yarnspec.impl.scheduler.world import World, build_world
+from yarnspec.spec.property_catalogue import ProgressProperty, PropertyCatalogue
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant as ModelInvariant, Step
 from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
 
@@ -58,14 +57,17 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
     name = "capacity-scheduler"
 
     def __init__(
-        self, world: World, title: str = "", progress: bool = True, properties: Sequence[str] = ("reservation-progress",)
-    ) -> None:
-        unknown = sorted(set(properties) - set(PROGRESS_PROPERTIES))
+        self, world: World, title: str = "", progress: bool = True, properties: Sequence[str] = ("reservation-progress",),
+        catalogue: PropertyCatalogue | None = None, extra_invariants: Sequence[ModelInvariant] = (),
+    ) -> None:  # fmt: skip
+        known = (catalogue or BUILTIN_PROPERTIES).progress
+        unknown = sorted(set(properties) - set(known))
         if unknown:
-            raise ValueError(f"unknown progress property {unknown[0]!r}; known: {', '.join(PROGRESS_PROPERTIES)}")
+            raise ValueError(f"unknown progress property {unknown[0]!r}; known: {', '.join(known)}")
         self.world = world
         self._with_progress = progress
-        self._properties = tuple(properties)
+        self._properties = tuple(known[name] for name in properties)
+        self._extra_invariants = tuple(extra_invariants)
         self.variant = world.name
         self.parameters: Mapping[str, JSONValue] = {
             "world": title or "custom",
@@ -78,7 +80,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
             "max_containers": world.bounds.max_containers,
         }
         self._symmetry = Symmetry.of(world)
-        self._step_invariants = _by_kind(STEP_INVARIANTS)
+        self._step_invariants = _by_kind((*STEP_INVARIANTS, *(i for i in self._extra_invariants if i.is_step)))
         #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
         self.memo = Memo(world)
 
@@ -124,14 +126,18 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
     def invariants(self) -> list[Invariant[ModelState]]:
         """Every state invariant of the catalogue, then every step invariant."""
         last = _LastStep(self.world)
-        found: list[Invariant[ModelState]] = [Invariant(inv.name, _state_check(last, inv), inv.summary) for inv in STATE_INVARIANTS]
-        found += [Invariant(inv.name, _step_check(inv.name), inv.summary) for inv in STEP_INVARIANTS]
+        found: list[Invariant[ModelState]] = [
+            Invariant(inv.name, _state_check(last, inv), inv.summary) for inv in (*STATE_INVARIANTS, *self._extra_invariants) if not inv.is_step
+        ]
+        found += [Invariant(inv.name, _step_check(inv.name), inv.summary) for inv in (*STEP_INVARIANTS, *self._extra_invariants) if inv.is_step]
         return found
 
     def progress(self) -> list[Progress[ModelState]]:
-        """The progress properties chosen (``properties``), each ``P ~> not P`` under weak
-        fairness of the scheduler's steps (heartbeats per node, proposals, commits, re-sorts,
-        monitor rounds) and the clock; the environment may go quiet.
+        """The progress properties chosen (``properties``, by name in the model's
+        :class:`~yarnspec.spec.property_catalogue.PropertyCatalogue`). The model's own are each
+        ``P ~> not P`` under weak fairness of the scheduler's steps (heartbeats per node,
+        proposals, commits, re-sorts, monitor rounds) and the clock; the environment may go
+        quiet. A registered property brings its own premise, goal and fairness.
 
         ``reservation-progress``: a reservation that would fit on some node of its partition
         and whose request still asks is eventually allocated or given up (or its request
@@ -145,28 +151,23 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         large request never fits and the lender takes them back, round after round."""
         if not self._with_progress:
             return []
-        world = self.world
-        fair = set(fair_classes(world))
-        found = []
-        for name in self._properties:
-            waiting, description = PROGRESS_PROPERTIES[name]
-            found.append(_leads_away(name, world, waiting, fair, description))
-        return found
+        return [_progress(self.world, prop) for prop in self._properties]
 
     def state_json(self, state: ModelState) -> JSONValue:
         """The state with names: clock, nodes, applications, containers, proposals, marks."""
         return state_json(self.world, state.scheduler) | ({"broken": [list(b) for b in state.broken]} if state.broken else {})
 
 
-def _leads_away(
-    name: str, world: World, waiting: Callable[[World, SchedulerState], int | None], fair: set[str], description: str
-) -> Progress[ModelState]:
-    """``P ~> not P`` where ``P`` holds when ``waiting`` finds something waiting."""
+def _progress(world: World, prop: ProgressProperty) -> Progress[ModelState]:
+    """``prop`` over model states of ``world``."""
 
     def premise(state: ModelState) -> bool:
-        return waiting(world, state.scheduler) is not None
+        return prop.premise(world, state.scheduler)
 
-    return leads_to(name, premise, lambda state: not premise(state), fair, description)
+    def goal(state: ModelState) -> bool:
+        return prop.goal_holds(world, state.scheduler)
+
+    return leads_to(prop.name, premise, goal, prop.fair_classes(world), prop.description)
 
 
 class _LastStep:
@@ -239,17 +240,31 @@ def starved_queue(world: World, state: SchedulerState) -> int | None:
     return None
 
 
-#: The progress properties a model may check: what is waiting, and the one-line description.
-PROGRESS_PROPERTIES: Mapping[str, tuple[Callable[[World, SchedulerState], int | None], str]] = {
-    "reservation-progress": (
-        stuck_reservation,
-        "a reservation that fits on some node of its partition is eventually allocated or dropped",
-    ),
-    "guarantee-progress": (
-        starved_queue,
-        "a pending container that keeps its queue within the guarantee is eventually allocated or withdrawn",
-    ),
-}
+def _waiting(find: Callable[[World, SchedulerState], int | None]) -> Callable[[World, SchedulerState], bool]:
+    """The premise "``find`` finds something waiting"."""
+    return lambda world, state: find(world, state) is not None
+
+
+#: The model's own progress properties: ``P ~> not P`` where ``P`` is "something is waiting",
+#: under weak fairness of the scheduler's steps and the clock.
+PROGRESS_PROPERTIES: Mapping[str, ProgressProperty] = {
+    prop.name: prop
+    for prop in (
+        ProgressProperty(
+            "reservation-progress", _waiting(stuck_reservation),
+            description="a reservation that fits on some node of its partition is eventually allocated or dropped",
+            source="seed 003",
+        ),
+        ProgressProperty(
+            "guarantee-progress", _waiting(starved_queue),
+            description="a pending container that keeps its queue within the guarantee is eventually allocated or withdrawn",
+            source="DESIGN (progress); seed 002",
+        ),
+    )
+}  # fmt: skip
+
+#: The properties a world file may name when nothing is registered.
+BUILTIN_PROPERTIES = PropertyCatalogue(PROGRESS_PROPERTIES)
 
 
 def state_json(world: World, state: SchedulerState) -> dict[str, Any]:
@@ -296,136 +311,9 @@ def state_json(world: World, state: SchedulerState) -> dict[str, Any]:
     }
 
 
-# -- named small worlds ---------------------------------------------------------------------
-
-
-def _gb(memory: int, vcores: int = 1) -> Resource:
-    return Resource.of(memory * 1024, vcores)
-
-
-def seed003_world(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve = "first-candidate") -> World:
-    """Seed 003: asynchronous scheduling with multi-node placement (resource-usage sorting,
-    re-sorted every second). One queue, a small node n0 (4 GB) and a large n1 (8 GB); app1's
-    AM lands on n0, then it asks for one 4 GB container, which does not fit on n0 (first in the
-    sorted order) and is reserved there. After a re-sort n1 comes first and the reservation is
-    proposed on n1: refused for ever under ``yarn-8127``, picked up under
-    ``reserved-pickup``; ``yarn-10259`` never reserves while n1 has room. ``reserve`` names
-    the multi-node rules (:func:`~yarnspec.impl.scheduler.world.variants`)."""
-    conf = configuration_from_properties(
-        {
-            PREFIX + "root.queues": "a",
-            PREFIX + "root.a.capacity": "100",
-            PREFIX + "schedule-asynchronously.enable": "true",
-            PREFIX + "multi-node-placement-enabled": "true",
-        }
-    )
-    nodes = [NodeSpec("n0", _gb(4, 4)), NodeSpec("n1", _gb(8, 8))]
-    apps = [AppSpec("app1", "a", _gb(1), (RequestSpec(1, _gb(4)),))]
-    bounds = Bounds(max_clock_ms=1000, max_proposals=2, max_ask=1, max_containers=4, node_churn=False)
-    return build_world(conf, [PartitionSpec("")], nodes, apps, variants(commit, reserve), bounds)
-
-
-def duplicate_commit_world(commit: CommitCheck = "pre-8127") -> World:
-    """YARN-8127's race: asynchronous single-node scheduling, one 12 GB node n0 (and a 2 GB n1
-    that only adds queue headroom); app1 asks for four 4 GB containers. Two allocations leave
-    3 GB free, so the third is reserved; once the first two complete, two scheduler threads
-    both propose the allocation from the reservation. Under ``pre-8127`` both commits succeed
-    and the node is charged twice for one container (a leak); ``yarn-8127`` rejects the second.
-    ``pre-8127`` stands for Hadoop 3.0.x-3.1.0 (asynchronous scheduling, YARN-4280's blocked
-    headroom, not yet YARN-8804). Nodes do not churn here (the story does not need it)."""
-    conf = configuration_from_properties(
-        {PREFIX + "root.queues": "a", PREFIX + "root.a.capacity": "100", PREFIX + "schedule-asynchronously.enable": "true"}
-    )
-    nodes = [NodeSpec("n0", _gb(12, 12)), NodeSpec("n1", _gb(2, 2))]
-    apps = [AppSpec("app1", "a", _gb(1), (RequestSpec(1, _gb(4)),))]
-    bounds = Bounds(max_clock_ms=0, max_proposals=2, max_ask=4, max_containers=6, node_churn=False)
-    return build_world(conf, [PartitionSpec("")], nodes, apps, variants(commit, headroom=headroom_of(commit)), bounds)
-
-
 def headroom_of(commit: CommitCheck) -> HeadroomRule:
     """The blocked-headroom rule of the releases a commit rule stands for: ``pre-8127`` with
     asynchronous scheduling is Hadoop 3.0.x-3.1.0 (YARN-4280 without YARN-8804)."""
     return "yarn-4280" if commit == "pre-8127" else "yarn-8804"
-
-
-def seed002_world(reserved_selector: bool = False) -> World:
-    """Seed 002's small cluster and large container, scaled down: three 4 GB nodes, queues A
-    and B at 50% each (maximum 100%); app_A in A runs 2 GB containers, app_B in B asks for a
-    3 GB one. Once A has borrowed B's half, preemption (monitor every 3 s, kill 3 s after the
-    mark, half the cluster per round, natural termination 0.2) frees 2 GB pieces spread over
-    the nodes, which the 3 GB request does not fit (it reserves, and A may take the pieces
-    back). ``reserved_selector`` turns on the reserved-container selector, which preempts on
-    the node of B's reservation."""
-    props = {
-        PREFIX + "root.queues": "A,B",
-        PREFIX + "root.A.capacity": "50",
-        PREFIX + "root.B.capacity": "50",
-        PREFIX + "root.A.user-limit-factor": "2",
-        PREFIX + "root.B.user-limit-factor": "2",
-        PREFIX + "root.A.maximum-am-resource-percent": "0.5",
-        PREFIX + "root.B.maximum-am-resource-percent": "0.5",
-        MONITOR: "true",
-        PREEMPTION + "max_wait_before_kill": "3000",
-        PREEMPTION + "total_preemption_per_round": "0.5",
-    }
-    if reserved_selector:
-        props[PREEMPTION + "select_based_on_reserved_containers"] = "true"
-    conf = configuration_from_properties(props)
-    nodes = [NodeSpec(f"n{i}", _gb(4, 4)) for i in range(3)]
-    apps = [
-        AppSpec("app_A", "A", _gb(2), (RequestSpec(1, _gb(2)),), user="ua"),
-        AppSpec("app_B", "B", _gb(1), (RequestSpec(1, _gb(3)),), user="ub"),
-    ]
-    bounds = Bounds(max_clock_ms=15000, tick_ms=3000, max_proposals=1, max_ask=5, max_containers=24)
-    return build_world(conf, [PartitionSpec("")], nodes, apps, Variants(), bounds)
-
-
-def two_queue_world(commit: CommitCheck = "yarn-8127", asynchronous: bool = False) -> World:
-    """Two queues (a 60%, b 40%, both up to 100%) on two interchangeable 4 GB nodes; two
-    interchangeable apps in a and one in b, each asking for 2 GB containers; preemption on."""
-    props = {
-        PREFIX + "root.queues": "a,b",
-        PREFIX + "root.a.capacity": "60",
-        PREFIX + "root.b.capacity": "40",
-        PREFIX + "root.a.user-limit-factor": "2",
-        PREFIX + "root.b.user-limit-factor": "3",
-        PREFIX + "root.a.maximum-am-resource-percent": "0.5",
-        PREFIX + "root.b.maximum-am-resource-percent": "0.5",
-        PREFIX + "schedule-asynchronously.enable": "true" if asynchronous else "false",
-        MONITOR: "true",
-        PREEMPTION + "max_wait_before_kill": "1000",
-        PREEMPTION + "monitoring_interval": "1000",
-        PREEMPTION + "total_preemption_per_round": "1.0",
-        PREEMPTION + "natural_termination_factor": "1.0",
-    }
-    conf = configuration_from_properties(props)
-    nodes = [NodeSpec("n0", _gb(4, 4)), NodeSpec("n1", _gb(4, 4))]
-    request = (RequestSpec(1, _gb(2)),)
-    apps = [
-        AppSpec("a1", "a", _gb(1), request, user="u"),
-        AppSpec("a2", "a", _gb(1), request, user="u"),
-        AppSpec("b1", "b", _gb(1), request, user="v"),
-    ]
-    bounds = Bounds(max_clock_ms=4000, max_proposals=1, max_ask=1, max_containers=8)
-    return build_world(conf, [PartitionSpec("")], nodes, apps, variants(commit, headroom=headroom_of(commit)), bounds)
-
-
-#: The named worlds by name (each a function of its variant parameters, with defaults).
-WORLDS: Mapping[str, Callable[..., World]] = {
-    "seed003": seed003_world,
-    "duplicate-commit": duplicate_commit_world,
-    "seed002": seed002_world,
-    "two-queues": two_queue_world,
-}
-
-
-#: The named worlds whose story is about progress (their model checks ``reservation-progress``).
-PROGRESS_WORLDS = frozenset({"seed003"})
-
-
-def model(name: str, **parameters: Any) -> SchedulerModel:
-    """The model of a named world (``KeyError`` for an unknown name); only the worlds of
-    :data:`PROGRESS_WORLDS` check the progress property."""
-    return SchedulerModel(WORLDS[name](**parameters), name, progress=name in PROGRESS_WORLDS)
 
 

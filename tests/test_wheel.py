@@ -98,3 +98,18 @@ def test_check_runs_every_suite_it_can_from_an_unrelated_folder(installed: tuple
     shipped = rows["conformance/hadoop-preemption (shipped)"]
     assert shipped["passed"] == shipped["total"] > 0
     assert all(row["total"] > 0 and row["passed"] > 0 for row in ran)
+
+
+def test_the_shipped_world_files_print_and_run_as_copies(installed: tuple[Path, Path]) -> None:
+    """The built-in scenarios are world files inside the wheel: listed with where they are,
+    printed, and a printed copy explores like the built-in."""
+    bin_dir, elsewhere = installed
+    yarnspec = str(bin_dir / "yarnspec")
+    listed = _run([yarnspec, "explore", "--list", "no-leak"], elsewhere)
+    assert listed.returncode == 0 and "  from: yarnspec/spec/worlds/no-leak.toml" in listed.stdout, listed.stderr
+    printed = _run([yarnspec, "explore", "big-container-livelock", "--print-world"], elsewhere)
+    assert printed.returncode == 0 and printed.stdout.startswith("# A built-in scenario of yarnspec"), printed.stderr
+    (elsewhere / "copy.toml").write_text(printed.stdout, encoding="utf-8")
+    copied = _run([yarnspec, "explore", "--world", "copy.toml", "--variant", "pre-4280", "--json"], elsewhere)
+    assert copied.returncode == 0, copied.stderr
+    assert json.loads(copied.stdout)["distinct_states"] == 610

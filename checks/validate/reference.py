@@ -20,7 +20,8 @@ from yarnspec.impl.resources import Resource
 from yarnspec.impl.spark.placement import locality_of_requested_containers
 from yarnspec.impl.spark.taskset import TaskSetManager
 from yarnspec.spec.contracts.spark_dispatch import STEP_OPS
-from yarnspec.spec.scheduler_model import ModelState, SchedulerModel, model, state_json
+from yarnspec.spec.named_worlds import model
+from yarnspec.spec.scheduler_model import ModelState, SchedulerModel, state_json
 from yarnspec.spec.contracts.spark_placement import placement_input
 
 from ..conformance import hadoop, mockframework, qdata

@@ -24,7 +24,7 @@ class Scheduler(Protocol):
     """The model's transition system seen from outside.
 
     ``reset`` takes ``{"world": name, "parameters": {...}}`` (a world of
-    :data:`yarnspec.spec.scheduler_model.WORLDS` and its variant parameters); ``step`` takes
+    :data:`yarnspec.spec.named_worlds.WORLDS` and its variant parameters); ``step`` takes
     ``{"action": label}``, one enabled action as the explorer labels it in its traces, and
     returns a :class:`SchedulerObservation`.
 

@@ -22,12 +22,13 @@ from yarnspec.impl.scheduler.bounds import Bounds
 from yarnspec.impl.scheduler.settings import time_horizon
 from yarnspec.impl.scheduler.specs import AppSpec, RequestSpec
 from yarnspec.impl.scheduler.world import World, build_world
-from yarnspec.spec.scenarios import BIG_CONTAINER_SETUP, SCENARIOS, ScenarioModel, big_container_world, no_leak_world
+from yarnspec.spec.scenarios import SCENARIOS, ScenarioModel
 from yarnspec.spec.scheduler_invariants import check_state
 from yarnspec.spec.scheduler_model import SchedulerModel, starved_queue
 
-NO_LEAK = no_leak_world()
-BIG = big_container_world()
+NO_LEAK = SCENARIOS["no-leak"].world(SCENARIOS["no-leak"].variant("yarn-8127"))
+BIG = SCENARIOS["big-container-livelock"].world(SCENARIOS["big-container-livelock"].variant("default"))
+BIG_CONTAINER_SETUP = SCENARIOS["big-container-livelock"].setup
 BIG_APP = AppSpec("a", "A", Resource.of(1024, 1), (RequestSpec(1, Resource.of(1024, 1)),))
 
 

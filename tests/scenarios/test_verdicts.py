@@ -9,7 +9,8 @@ import pytest
 
 from yarnspec.checks.explore import Trace, explore
 from yarnspec.checks.scenario_suite import ScenarioOutcome, agrees, explore_variant
-from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, ScenarioModel, _lender_borrower_world, big_container_world
+from yarnspec.impl.scheduler.settings import CONTINUE_LOOKING_KEY
+from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, ScenarioModel
 from yarnspec.spec.scheduler_invariants import check_state
 from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
 
@@ -88,7 +89,7 @@ def test_one_container_world_still_starves_under_yarn_8127() -> None:
     """The one-container world is not simply too small to starve: the YARN-8127 check still
     starves it, so the pick-up is what makes it hold."""
     s = SCENARIOS["reserved-starvation"]
-    world = s.build(commit="yarn-8127", max_containers=2)
+    world = s.build(commit="yarn-8127", bounds={"max_containers": 2})
     (prop,) = explore(SchedulerModel(world, "check"), max_depth=14).properties
     assert prop.verdict.status == "violated"
 
@@ -136,7 +137,8 @@ def test_the_big_container_verdict_does_not_depend_on_continue_looking(headroom:
     with blocked headroom B reserves (and waits), without it B never reserves (its headroom is
     the cluster's free space, short of its container)."""
     s = SCENARIOS["big-container-livelock"]
-    world = big_container_world(reserved_selector=True, continue_looking=False, headroom=headroom)  # type: ignore[arg-type]
+    options = s.variant("reserved-selector").options
+    world = s.build(**{**options, "headroom": headroom, "properties": {**options["properties"], CONTINUE_LOOKING_KEY: "false"}})
     model = ScenarioModel(world, "t", ("guarantee-progress",), s.setup, s.quiet)
     assert not model.world.settings.continue_looking
     (prop,) = explore(model).properties
@@ -177,10 +179,9 @@ def test_with_the_default_termination_factor_the_spread_world(reserved_selector:
     (holds, exhaustive), while the FIFO selector sees B satisfied and leaves the reservation
     waiting on a node with 1 GB free."""
     s = SCENARIOS["big-container-reserved"]
-    world = _lender_borrower_world(
-        node_gb=3, lender_am_gb=1, borrower_gb=2, per_round="0.25", natural_termination=None, max_containers=11,
-        reserved_selector=reserved_selector, continue_looking=True,
-    )  # fmt: skip
+    options = s.variant("reserved-selector" if reserved_selector else "default").options
+    default_factor = {"yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor": "0.2"}
+    world = s.build(**{**options, "properties": {**options.get("properties", {}), **default_factor}})
     (prop,) = explore(ScenarioModel(world, "t", ("guarantee-progress",), s.setup, s.quiet)).properties
     assert prop.verdict.status == expected
     if expected == "violated":

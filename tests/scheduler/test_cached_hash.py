@@ -12,7 +12,7 @@ from yarnspec.impl.cached_hash import UNSET, cached_hash
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import start
 from yarnspec.impl.scheduler.state import AppPhase, AppState, NodeState, Proposal, ProposalKind, SchedulerState, Usage
-from yarnspec.spec.scheduler_model import duplicate_commit_world
+from yarnspec.spec.named_worlds import duplicate_commit_world
 
 R = Resource.of(4096, 4)
 

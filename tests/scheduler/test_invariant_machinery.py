@@ -11,7 +11,8 @@ from yarnspec.impl.scheduler.actions import KINDS, kind
 from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec import scheduler_invariants as inv
-from yarnspec.spec.scheduler_model import SchedulerModel, duplicate_commit_world
+from yarnspec.spec.named_worlds import duplicate_commit_world
+from yarnspec.spec.scheduler_model import SchedulerModel
 from yarnspec.spec.scheduler_sums import Sums
 
 from tests.scheduler.walks import Step as Walked

@@ -14,7 +14,8 @@ from yarnspec.impl.scheduler.actions import enabled, start, take
 from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form
 from yarnspec.impl.scheduler.state import NONE, Proposal, SchedulerState
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state
-from yarnspec.spec.scheduler_model import ModelState, SchedulerModel, model, two_queue_world
+from yarnspec.spec.named_worlds import model, two_queue_world
+from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
 
 TWO_QUEUES = two_queue_world(asynchronous=True)
 

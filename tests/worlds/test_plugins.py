@@ -18,7 +18,7 @@ from .test_world_file import SEED003
 MODULE = '''
 from pathlib import Path
 from yarnspec.spec.scenarios import ExploreBounds, Scenario, ScenarioVariant
-from yarnspec.spec.scheduler_model import seed003_world
+from yarnspec.spec.named_worlds import seed003_world
 
 HERE = Path(__file__).parent
 

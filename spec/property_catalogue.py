@@ -1,0 +1,106 @@
+"""The properties a world can be asked about, and how another project adds its own.
+
+A :class:`ProgressProperty` is ``premise ~> goal`` over the scheduler model's states under weak
+fairness of named action classes; the model's own are ``reservation-progress`` and
+``guarantee-progress`` (:data:`yarnspec.spec.scheduler_model.PROGRESS_PROPERTIES`). A
+registered invariant is a :class:`~yarnspec.spec.scheduler_invariants.Invariant`, the one
+type of the catalogue's invariants (a state invariant, or a step invariant naming the action
+kinds that can break it), checked together with the whole catalogue.
+
+A :class:`PropertyCatalogue` is what a world file's questions may name: an explicit, immutable
+value passed to :func:`yarnspec.spec.world_file.load_world`, never a registry kept in the
+package. ``yarnspec`` builds the installed one from the ``yarnspec.properties`` entry points
+(:mod:`yarnspec.checks.plugins`); in Python, :meth:`PropertyCatalogue.with_properties` adds
+properties to the built-in catalogue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.scheduler.actions import fair_classes
+from yarnspec.impl.scheduler.state import SchedulerState
+from yarnspec.impl.scheduler.world import World
+from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant
+
+#: The property name standing for every invariant of the catalogue (state and step invariants).
+INVARIANTS = "invariants"
+
+StatePredicate = Callable[[World, SchedulerState], bool]
+
+
+@dataclass(frozen=True)
+class ProgressProperty:
+    """``premise ~> goal``: every state where ``premise`` holds is followed by one where
+    ``goal`` holds (``goal`` ``None``: ``not premise``), in every behaviour that is weakly fair
+    to the action classes of ``fairness`` (``heartbeat`` stands for every node's heartbeat;
+    other classes are action kinds: ``commit``, ``monitor``, ``tick``, ``ask``, ...; ``None``,
+    the default: the scheduler's own steps, every kind the action table marks weakly fair).
+    ``description`` is one line; ``source`` says where the property comes from."""
+
+    name: str
+    premise: StatePredicate
+    goal: StatePredicate | None = None
+    fairness: tuple[str, ...] | None = None
+    description: str = ""
+    source: str = ""
+
+    def fair_classes(self, world: World) -> frozenset[str]:
+        """The action classes assumed fair in ``world`` (``heartbeat`` per node)."""
+        if self.fairness is None:
+            return fair_classes(world)
+        classes = set(self.fairness) - {"heartbeat"}
+        if "heartbeat" in self.fairness:
+            classes |= {f"heartbeat@{n}" for n in range(len(world.nodes))}
+        return frozenset(classes)
+
+    def goal_holds(self, world: World, state: SchedulerState) -> bool:
+        """Whether the goal holds in ``state`` (the premise's negation when no goal is given)."""
+        if self.goal is None:
+            return not self.premise(world, state)
+        return self.goal(world, state)
+
+
+Registered = ProgressProperty | Invariant
+
+
+@dataclass(frozen=True)
+class PropertyCatalogue:
+    """The progress properties and the extra invariants questions may name, by name."""
+
+    progress: Mapping[str, ProgressProperty]
+    invariants: Mapping[str, Invariant] = field(default_factory=dict)
+
+    def names(self) -> list[str]:
+        """Every name a question may give, ``invariants`` first."""
+        return [INVARIANTS, *self.progress, *self.invariants]
+
+    def with_properties(self, items: Iterable[Registered], source: str = "<properties>", place: str = "") -> PropertyCatalogue:
+        """This catalogue and ``items``; a name already taken (by a property, the invariant
+        catalogue or ``invariants``) or an item of another type is an :class:`InputError`."""
+        progress = dict(self.progress)
+        invariants = dict(self.invariants)
+        taken = {INVARIANTS, *progress, *invariants, *(i.name for i in STATE_INVARIANTS), *(i.name for i in STEP_INVARIANTS)}
+        for item in items:
+            if not isinstance(item, (ProgressProperty, Invariant)):
+                raise InputError(source, place, f"expected a ProgressProperty or an Invariant, got {type(item).__name__}")
+            if item.name in taken:
+                raise InputError(source, place, f"property name {item.name!r} is already taken")
+            taken.add(item.name)
+            if isinstance(item, ProgressProperty):
+                progress[item.name] = item
+            else:
+                invariants[item.name] = item
+        return PropertyCatalogue(progress, invariants)
+
+    def is_progress(self, name: str) -> bool:
+        """Whether ``name`` is a progress property of the catalogue."""
+        return name in self.progress
+
+    def check_name(self, name: str, source: str, place: str) -> None:
+        """Nothing when a question may name ``name``; an :class:`InputError` listing the known
+        names otherwise."""
+        if name not in self.names():
+            raise InputError(source, place, f"unknown property {name!r}; known: {', '.join(self.names())}")
