@@ -68,7 +68,10 @@ class Coverage:
         """A table: one line per kind, never-enabled kinds flagged."""
         rows = self.rows()
         width = max((len(kind) for kind, _, _ in rows), default=4)
-        lines = [f"  coverage per action kind ({'kind':<{width}}  fired  enabled in states):"]
+        lines = [
+            "  coverage per action kind (fired: transitions taken; enabled: states where it was enabled):",
+            f"    {'kind':<{width}}  {'fired':>12}  {'enabled':>12}",
+        ]
         for kind, fired, enabled in rows:
             flag = "  NEVER ENABLED" if not enabled else ""
             lines.append(f"    {kind:<{width}}  {fired:>12,}  {enabled:>12,}{flag}")
