@@ -90,13 +90,17 @@ def _serve(connection: Connection, index: int, count: int, source: ModelSource, 
 
 
 @contextmanager
-def _hash_seed(seed: str) -> Iterator[None]:
-    """``PYTHONHASHSEED`` set while processes are started (spawn copies the environment)."""
+def _starting_workers(seed: str) -> Iterator[None]:
+    """While processes are started: ``PYTHONHASHSEED`` set (spawn copies the environment) and
+    SIGINT ignored, which a new interpreter inherits, so that Ctrl-C during a worker's start
+    (its imports take a while) reaches only the coordinator."""
     before = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = seed
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
+        signal.signal(signal.SIGINT, handler)
         if before is None:
             del os.environ["PYTHONHASHSEED"]
         else:
@@ -112,7 +116,7 @@ class ProcessBackend:
         self._connections: list[Connection] = []
         self._processes: list[Any] = []
         try:
-            with _hash_seed(HASH_SEED):
+            with _starting_workers(HASH_SEED):
                 for index in range(count):
                     mine, theirs = context.Pipe()
                     process = context.Process(

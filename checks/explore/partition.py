@@ -103,6 +103,7 @@ class Partition:
         self._expanded: list[tuple[int, int]] = []  # (rank, successors) of this level's parents
         self._own_box: dict[Hashable, tuple[Any, ...]] = {}
         self._new: list[tuple[Tag, Hashable, tuple[Any, ...]]] = []
+        self._level_coverage: Coverage | None = None  # this level's counts, kept at commit
         self._cpu_started = time.process_time()
 
     # -- keys and owners --------------------------------------------------------------------
@@ -160,7 +161,8 @@ class Partition:
     def expand(self, deadline: float | None) -> Expansion:
         """Expand the frontier (see the module docstring); stop early past ``deadline``
         (``time.time()``)."""
-        successors, coverage, model = self.model.successors, self.coverage, self.model
+        successors, model = self.model.successors, self.model
+        coverage = self._level_coverage = None if self.coverage is None else Coverage(self.coverage.kinds)
         boxes: list[dict[Hashable, tuple[Any, ...]]] = [{} for _ in range(self.count)]
         own, seen, me = boxes[self.index], self.seen, self.index
         send_states = self._canonical is not None or self.options.fingerprints
@@ -247,6 +249,9 @@ class Partition:
                 last = index
         self._new = []
         self.frontier = frontier
+        if self.coverage is not None and self._level_coverage is not None:
+            self.coverage = self.coverage.merge([self._level_coverage])
+            self._level_coverage = None
         return len(frontier), last
 
     # -- reading back -----------------------------------------------------------------------

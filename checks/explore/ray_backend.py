@@ -13,6 +13,7 @@ Ray is optional: ``pip install 'yarnspec[ray]'``.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -43,14 +44,14 @@ class RayBackend:
             try:
                 if address == LOCAL:
                     # one CPU per actor, so that every partition is placed even on a small machine
-                    ray.init(num_cpus=max(count, os.cpu_count() or 1), runtime_env=environment, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+                    ray.init(num_cpus=max(count, os.cpu_count() or 1), runtime_env=environment, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
                 else:
-                    ray.init(address=address, runtime_env=environment, logging_level="ERROR", log_to_driver=False)
+                    ray.init(address=address, runtime_env=environment, logging_level=logging.ERROR, log_to_driver=False)
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 raise InputError("explore", "--ray", f"cannot connect to Ray at {address}: {exc}".splitlines()[0]) from None
         remote = ray.remote(num_cpus=1)(Partition)
-        self._actors = [
-            remote.options(runtime_env=environment).remote(i, count, source, options) for i in range(count)  # type: ignore[attr-defined]
+        self._actors: list[Any] = [
+            remote.options(runtime_env=environment).remote(i, count, source, options) for i in range(count)
         ]
 
     def call(self, method: str, arguments: Sequence[tuple[Any, ...] | None]) -> list[Any]:

@@ -45,22 +45,31 @@ def test_partitions_in_one_process_give_the_one_worker_figures_and_trace(variant
         assert figures(got) == expected, count
 
 
-def test_a_deadlock_is_found_where_one_worker_finds_it() -> None:
-    # capacity 1 with one app: allocate then release, never stuck; a quiet world deadlocks instead
-    source = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "big-container-reserved/default"})
-    model = source.build()
-    expected = figures(explore(model, check_progress=False, show_progress=False, max_depth=4))
-    got = explore_partitioned(source, workers=3, backend=inline, show_progress=False, max_depth=4)
-    assert figures(got) == expected
+#: Two initial states; at depth 1, state 4 has no successor (a deadlock), 3 leads to 7, 5 to 8.
+EDGES = [[0, "a", "s", 2], [0, "b", "s", 3], [1, "c", "s", 4], [1, "d", "s", 5], [2, "e", "s", 6], [3, "f", "s", 7],
+         [5, "g", "s", 8], [6, "h", "s", 6], [7, "i", "s", 7], [8, "j", "s", 8], [0, "k", "s", 5]]  # fmt: skip
+
+
+@pytest.mark.parametrize("bad", [[7], [8], [], [6, 8]])
+def test_the_first_violation_or_deadlock_is_the_one_worker_one(bad: list[int]) -> None:
+    """Bad state 7 is met before the deadlock in 4, bad 8 after it; the figures at the stop
+    (states and transitions met so far) are those of one worker."""
+    arguments = {"initial": [0, 1], "edges": EDGES, "bad": bad}
+    source = ModelSource("yarnspec.checks.explore.table:TableModel", arguments)
+    expected = figures(explore(source.build(), check_progress=False, show_progress=False))
+    assert expected[3] == "violated"
+    for count in (1, 2, 3, 4):
+        assert figures(explore_partitioned(source, workers=count, backend=inline, show_progress=False)) == expected
 
 
 def test_local_processes_give_the_one_worker_figures_on_a_scenario() -> None:
     model = SCENARIO.build()
-    expected = figures(explore(model, symmetry=True, max_states=1500, check_progress=False, show_progress=False))
-    got = explore_partitioned(SCENARIO, workers=2, symmetry=True, max_states=1500, show_progress=False, coverage=True)
-    assert figures(got) == expected
+    expected = figures(explore(model, symmetry=True, check_progress=False, show_progress=False))
+    got = explore_partitioned(SCENARIO, workers=2, symmetry=True, show_progress=False, coverage=True)
+    assert figures(got) == expected and expected[3] == "violated"
     assert got.workers == 2
-    assert got.coverage is not None and sum(got.coverage.fired.values()) == got.stats.transitions
+    # stopped inside a level: coverage counts that whole level, one worker only part of it
+    assert got.coverage is not None and sum(got.coverage.fired.values()) >= got.stats.transitions
 
 
 def test_fingerprint_mode_counts_the_same_and_states_its_collision_risk() -> None:
