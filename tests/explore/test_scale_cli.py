@@ -98,3 +98,15 @@ def test_the_time_limit_stops_the_workers_with_a_partial_result(capsys: pytest.C
     assert main(["explore", "no-leak", "--exhaustive", "--workers", "2", "--time-limit", "4"]) == 0
     out = capsys.readouterr().out
     assert "stopped at the time limit of 4 s" in out and "(bounded)" in out
+
+
+def test_states_whose_hash_differs_between_processes_are_routed_by_fingerprint(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without symmetry the key is the scheduler state, which holds ``None`` (apps not yet
+    submitted): its hash differs between processes, the workers notice and route by fingerprint."""
+    arguments = ["explore", "async-double-commit", "--variant", "pre-8127", "--no-symmetry", "--max-states", "150", "--json"]
+    assert main(arguments) == 1  # bounded, while a violation is expected
+    one = json.loads(capsys.readouterr().out)
+    assert main([*arguments, "--workers", "2"]) == 1
+    two = json.loads(capsys.readouterr().out)
+    assert (two["distinct_states"], two["transitions"], two["depth"]) == (one["distinct_states"], one["transitions"], one["depth"])
+    assert any("routed by their 64-bit fingerprint" in note for note in two["notes"])
