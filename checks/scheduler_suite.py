@@ -38,23 +38,31 @@ from yarnspec.impl.scheduler.actions import (
     start,
     take,
 )
-from yarnspec.impl.scheduler.environment import clock_stopped
-from yarnspec.impl.scheduler.state import NONE, ContainerState, ProposalKind, SchedulerState
-from yarnspec.impl.scheduler.world import (
-    AppSpec,
-    Bounds,
-    CommitCheck,
-    HeadroomRule,
-    MultiNodeReserve,
-    NodeSpec,
-    PartitionSpec,
-    RequestSpec,
-    Variants,
-    World,
-    build_world,
-    configuration_from_properties,
-    variants,
+from yarnspec.impl.scheduler.actions.commit import COMMIT
+from yarnspec.impl.scheduler.actions.environment import (
+    ADD_NODE,
+    ASK,
+    CANCEL,
+    COMPLETE,
+    FINISH_APP,
+    LAUNCH,
+    LOSE_NODE,
+    RELEASE,
+    SUBMIT,
+    TICK,
 )
+from yarnspec.impl.scheduler.actions.heartbeat import HEARTBEAT
+from yarnspec.impl.scheduler.actions.monitor import MONITOR
+from yarnspec.impl.scheduler.actions.propose import PROPOSE_NODE
+from yarnspec.impl.scheduler.actions.resort import RESORT
+from yarnspec.impl.scheduler.environment import clock_stopped
+from yarnspec.impl.scheduler.memo import Memo
+from yarnspec.impl.scheduler.state import NONE, ContainerState, ProposalKind, SchedulerState
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.settings import configuration_from_properties
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
+from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state, check_step
 from yarnspec.spec.scheduler_model import (
     duplicate_commit_world,
@@ -260,8 +268,9 @@ def _app(chooser: Chooser, index: int, leaves: Sequence[str], nodes: Sequence[No
 #: How often a walk picks each kind of action (relative weights): the scheduler's steps often,
 #: losing nodes and finishing applications rarely, so walks reach reservations and preemption.
 KIND_WEIGHTS: dict[str, int] = {
-    "submit": 6, "ask": 8, "cancel": 2, "launch": 8, "complete": 3, "release": 2, "lose-node": 1, "add-node": 2,
-    "finish-app": 1, "tick": 4, "heartbeat": 12, "propose": 12, "commit": 12, "resort": 3, "monitor": 4,
+    SUBMIT.name: 6, ASK.name: 8, CANCEL.name: 2, LAUNCH.name: 8, COMPLETE.name: 3, RELEASE.name: 2, LOSE_NODE.name: 1,
+    ADD_NODE.name: 2, FINISH_APP.name: 1, TICK.name: 4, HEARTBEAT.name: 12, PROPOSE_NODE.name: 12, COMMIT.name: 12,
+    RESORT.name: 3, MONITOR.name: 4,
 }  # fmt: skip
 
 
@@ -271,11 +280,11 @@ STAGGER_MS = 2000
 #: A walk loses at most this many nodes (each loss throws away the cluster's work so far).
 MAX_NODE_LOSSES = 2
 #: Kinds that give resources back, held back in a phased walk's first half.
-SHRINKING = frozenset({"finish-app", "complete", "release", "cancel"})
+SHRINKING = frozenset({FINISH_APP.name, COMPLETE.name, RELEASE.name, CANCEL.name})
 #: Kinds that keep the scheduler busy: a phased walk's clock waits for them.
-BUSY = frozenset({"submit", "ask", "heartbeat", "propose", "commit", "launch"})
+BUSY = frozenset({SUBMIT.name, ASK.name, HEARTBEAT.name, PROPOSE_NODE.name, COMMIT.name, LAUNCH.name})
 #: Kinds that only churn the cluster: a walk ends when nothing else is enabled.
-CHURN = frozenset({"lose-node", "add-node"})
+CHURN = frozenset({LOSE_NODE.name, ADD_NODE.name})
 
 
 @dataclass
@@ -295,26 +304,26 @@ class WalkPolicy:
         """The actions the walk may take now (empty: the walk is over)."""
         allowed = [a for a in actions if self._due(world, state, a)]
         if self.phased and any(kind(a) in BUSY for a in allowed):
-            allowed = [a for a in allowed if kind(a) != "tick"]
+            allowed = [a for a in allowed if kind(a) != TICK.name]
         if all(kind(a) in CHURN for a in allowed):
             return []
         return allowed
 
     def _due(self, world: World, state: SchedulerState, action: Action) -> bool:
-        if kind(action) == "tick":
+        if kind(action) == TICK.name:
             return not clock_stopped(world, state)
         if isinstance(action, Submit):
             return state.clock >= STAGGER_MS * world.leaves.index(world.apps[action.app].queue)
         late = 2 * state.clock >= world.bounds.max_clock_ms
-        if kind(action) == "lose-node":
+        if kind(action) == LOSE_NODE.name:
             return late and self.losses < MAX_NODE_LOSSES
         if kind(action) in SHRINKING:
-            return late or (kind(action) != "finish-app" and not self.phased)
+            return late or (kind(action) != FINISH_APP.name and not self.phased)
         return True
 
     def taken(self, action: Action) -> None:
         """Count what the walk took."""
-        if kind(action) == "lose-node":
+        if kind(action) == LOSE_NODE.name:
             self.losses += 1
 
     def weighted_kinds(self, actions: Sequence[Action]) -> list[str]:
@@ -443,15 +452,16 @@ def run_report(examples: int, seed: int, steps: int = 150) -> SuiteReport:
 
 def _walk(chooser: Chooser, world: World, steps: int, tallies: dict[str, _Tally], report: SuiteReport, phased: bool = False) -> None:
     state = start(world)
+    memo = Memo(world)
     policy = WalkPolicy(phased)
     trace: list[str] = []
     leaked = False
     try:
         for _ in range(steps):
-            action = choose_action(chooser, policy, world, state, enabled(world, state))
+            action = choose_action(chooser, policy, world, state, enabled(world, state, memo))
             if action is None:
                 break
-            result = take(world, state, action)
+            result = take(world, state, action, memo)
             trace.append(f"{label(world, action)}{' -> ' + result.note if result.note else ''}")
             leaked = leaked or duplicate_commit(world, state, action, result.note)
             report.kinds[kind(action)] += 1

@@ -31,21 +31,11 @@ from yarnspec.impl.config.hadoop_xml import (
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, file_kind, scheduler_configuration
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.world import (
-    ASYNC_KEY,
-    MULTI_NODE_KEY,
-    SORTING_POLICY_KEY,
-    WORLD,
-    AppSpec,
-    Bounds,
-    NodeSpec,
-    PartitionSpec,
-    RequestSpec,
-    Variants,
-    variants as rule_record,
-    World,
-    build_world,
-)
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.settings import ASYNC_KEY, MULTI_NODE_KEY, SORTING_POLICY_KEY
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec, WORLD
+from yarnspec.impl.scheduler.variants import Variants, variants as rule_record
+from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scenarios import INVARIANTS, TITLE_SEPARATOR, ExploreBounds, Scenario, ScenarioVariant
 from yarnspec.spec.scheduler_model import PROGRESS_PROPERTIES, SchedulerModel
 

@@ -12,8 +12,9 @@ saturating ``(long)`` cast.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import gt, lt, truediv
+from types import MappingProxyType
 from typing import Literal
 
 from .resources import Resource, f32, java_ceil_long, java_double_div, java_float_div, java_long
@@ -21,10 +22,10 @@ from .resources import Resource, f32, java_ceil_long, java_double_div, java_floa
 CalculatorName = Literal["default", "dominant"]
 
 #: Hadoop class names accepted for ``yarn.scheduler.capacity.resource-calculator``.
-CALCULATOR_CLASSES: dict[str, CalculatorName] = {
+CALCULATOR_CLASSES: Mapping[str, CalculatorName] = MappingProxyType({
     "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator": "default",
     "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator": "dominant",
-}
+})
 
 
 class ResourceCalculator(ABC):

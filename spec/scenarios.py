@@ -31,21 +31,11 @@ from yarnspec.impl.preemption.config import NODE_COST_KEY
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import Action, kind
 from yarnspec.impl.scheduler.state import SchedulerState
-from yarnspec.impl.scheduler.world import (
-    AppSpec,
-    Bounds,
-    CommitCheck,
-    HeadroomRule,
-    MultiNodeReserve,
-    NodeSpec,
-    PartitionSpec,
-    RequestSpec,
-    World,
-    CONTINUE_LOOKING_KEY,
-    build_world,
-    configuration_from_properties,
-    variants,
-)
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.settings import CONTINUE_LOOKING_KEY, configuration_from_properties
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNodeReserve, variants
+from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler_model import (
     MONITOR,
     PREEMPTION,

@@ -8,7 +8,7 @@ container ids, :mod:`yarnspec.impl.scheduler.canonical`), the invariant catalogu
 :mod:`yarnspec.spec.scheduler_invariants` and the progress properties of :data:`PROGRESS_PROPERTIES`.
 
 Step invariants (a limit respected by the step that allocates) are checked on every
-transition: a model state is the scheduler state plus the step invariants the step into it
+transition whose action kind can break them: a model state is the scheduler state plus the step invariants the step into it
 broke (always empty in a correct model, so it adds no states), and each step invariant is an
 invariant of model states that reports them.
 
@@ -25,26 +25,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, kind, label, start, take
+from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, take
 from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, renumber_containers
+from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.world import (
-    AppSpec,
-    Bounds,
-    CommitCheck,
-    HeadroomRule,
-    MultiNodeReserve,
-    NodeSpec,
-    PartitionSpec,
-    RequestSpec,
-    Variants,
-    World,
-    build_world,
-    configuration_from_properties,
-    variants,
-)
-from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.settings import configuration_from_properties
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
+from yarnspec.impl.scheduler.world import World, build_world
+from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant as ModelInvariant, Step
 from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
 
 PREFIX = "yarn.scheduler.capacity."
@@ -87,6 +78,9 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
             "max_containers": world.bounds.max_containers,
         }
         self._symmetry = Symmetry.of(world)
+        self._step_invariants = _by_kind(STEP_INVARIANTS)
+        #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
+        self.memo = Memo(world)
 
     def initial_states(self) -> list[ModelState]:
         """One initial state: nothing submitted, the clock at 0."""
@@ -95,21 +89,23 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
     def actions(self, state: SchedulerState) -> list[Action]:
         """The actions the model takes from ``state``: every enabled one (a subclass may
         leave some out)."""
-        return enabled(self.world, state)
+        return enabled(self.world, state, self.memo)
 
     def successors(self, state: ModelState) -> list[tuple[Action, ModelState]]:
         """Every action of :meth:`actions` with the state it leads to, step invariants checked
         (in an endless world, container ids are renumbered after the check)."""
         before = state.scheduler
-        endless = self.world.bounds.endless
+        world = self.world
+        endless = world.bounds.endless
+        by_kind = self._step_invariants
         out = []
         for action in self.actions(before):
-            after = take(self.world, before, action).state
-            broken = tuple(
-                (inv.name, message)
-                for inv in STEP_INVARIANTS
-                if (message := inv.check(self.world, before, action, after)) is not None
-            )
+            after = take(world, before, action, self.memo).state
+            broken: tuple[tuple[str, str], ...] = ()
+            checks = by_kind.get(kind(action))
+            if checks:
+                step = Step(world, after, before, action)
+                broken = tuple((inv.name, message) for inv in checks if (message := inv.predicate(step)) is not None)
             out.append((action, ModelState(renumber_containers(after) if endless else after, broken)))
         return out
 
@@ -135,10 +131,8 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
 
     def invariants(self) -> list[Invariant[ModelState]]:
         """Every state invariant of the catalogue, then every step invariant."""
-        world = self.world
-        found: list[Invariant[ModelState]] = [
-            Invariant(inv.name, _state_check(world, inv.check), inv.summary) for inv in STATE_INVARIANTS
-        ]
+        last = _LastStep(self.world)
+        found: list[Invariant[ModelState]] = [Invariant(inv.name, _state_check(last, inv), inv.summary) for inv in STATE_INVARIANTS]
         found += [Invariant(inv.name, _step_check(inv.name), inv.summary) for inv in STEP_INVARIANTS]
         return found
 
@@ -160,8 +154,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         if not self._with_progress:
             return []
         world = self.world
-        fair = {"propose", "propose-node", "commit", "resort", "tick", "monitor"}
-        fair |= {f"heartbeat@{n}" for n in range(len(world.nodes))}
+        fair = set(fair_classes(world))
         found = []
         for name in self._properties:
             waiting, description = PROGRESS_PROPERTIES[name]
@@ -184,8 +177,32 @@ def _leads_away(
     return leads_to(name, premise, lambda state: not premise(state), fair, description)
 
 
-def _state_check(world: World, check: Callable[[World, SchedulerState], str | None]) -> Callable[[ModelState], str | None]:
-    return lambda state: check(world, state.scheduler)
+class _LastStep:
+    """The :class:`Step` of the state checked last. The explorer checks every invariant of one
+    state in a row, so the sums they share are computed once per state; the entry holds its
+    state, so comparing by identity is safe."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.step: Step | None = None
+
+    def of(self, state: SchedulerState) -> Step:
+        """The step whose state after is ``state``."""
+        step = self.step
+        if step is None or step.after is not state:
+            step = self.step = Step(self.world, state)
+        return step
+
+
+def _state_check(last: _LastStep, invariant: ModelInvariant) -> Callable[[ModelState], str | None]:
+    predicate = invariant.predicate
+    return lambda state: predicate(last.of(state.scheduler))
+
+
+def _by_kind(invariants: Sequence[ModelInvariant]) -> dict[str, tuple[ModelInvariant, ...]]:
+    """Per action kind, the step invariants a step of that kind can break (catalogue order)."""
+    kinds = sorted({k for inv in invariants for k in inv.broken_by})
+    return {k: tuple(inv for inv in invariants if k in inv.broken_by) for k in kinds}
 
 
 def _step_check(name: str) -> Callable[[ModelState], str | None]:

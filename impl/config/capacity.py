@@ -72,8 +72,8 @@ APP_ORDERING_POLICIES: Mapping[str, str] = MappingProxyType(
 
 #: Hadoop's node label name rule (``CommonNodeLabelsManager``).
 _LABEL_NAME = re.compile(r"[0-9a-zA-Z][0-9a-zA-Z_-]{0,254}")
-_RESOURCE_INDEX = {"memory": 0, "memory-mb": 0, "vcores": 1}
-_MEMORY_UNITS = {"": 1, "Mi": 1, "Gi": 1024, "Ti": 1024 * 1024}
+_RESOURCE_INDEX = MappingProxyType({"memory": 0, "memory-mb": 0, "vcores": 1})
+_MEMORY_UNITS = MappingProxyType({"": 1, "Mi": 1, "Gi": 1024, "Ti": 1024 * 1024})
 #: Per-queue setting words, to recognise properties of a queue missing from the tree.
 _QUEUE_SETTINGS = frozenset(
     {
@@ -85,7 +85,7 @@ _QUEUE_SETTINGS = frozenset(
     }
 )  # fmt: skip
 _TEMPLATE_WORDS = frozenset({"leaf-queue-template", "auto-queue-creation-v2"})
-_FORM: Mapping[str, str] = {"percent": "percentage", "weight": "weight", "absolute": "resource"}
+_FORM: Mapping[str, str] = MappingProxyType({"percent": "percentage", "weight": "weight", "absolute": "resource"})
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import Any, Literal
 
 from .. import configuration_getters as getters
@@ -187,7 +188,7 @@ def _fraction(low_open: bool, parse_number: Callable[[str, str, Any], float]) ->
     return parse
 
 
-_KEYS: dict[str, tuple[str, Callable[[str, str, Any], Any]]] = {
+_KEYS: Mapping[str, tuple[str, Callable[[str, str, Any], Any]]] = MappingProxyType({
     PREFIX + "max_wait_before_kill": ("max_wait_before_kill_ms", _millis),
     PREFIX + "monitoring_interval": ("monitoring_interval_ms", _millis),
     # ProportionalCapacityPreemptionPolicy.updateConfigIfNeeded: getFloat for the per-round
@@ -216,7 +217,7 @@ _KEYS: dict[str, tuple[str, Callable[[str, str, Any], Any]]] = {
     UNDERUTILIZED: ("underutilized_preemption_enabled", _parse_bool),
     GUARANTEE_RULE_KEY: ("guarantees", _guarantee_rule),
     NODE_COST_KEY: ("node_cost_selector", _parse_bool),
-}
+})
 
 #: The property names this module reads, for documentation and for the configuration reader.
 KNOWN_KEYS: tuple[str, ...] = tuple(_KEYS)

@@ -36,12 +36,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..resources import ZERO, Resource, f32
 from .limits import (
-    IGNORE,
-    RESPECT,
     Limits,
     can_assign_to_queue,
     can_assign_to_user,
@@ -52,8 +50,9 @@ from .limits import (
 )
 from .queue_order import ordered_apps, ordered_children
 from .requests import outstanding, serving_request
+from .scheduling_mode import IGNORE, RESPECT, SchedulingMode
 from .state import NONE, AppPhase, Container, ContainerState, Proposal, ProposalKind, SchedulerState
-from .view import View, shared_view
+from .view import View
 from .world import World
 
 ROOT = 0
@@ -109,9 +108,10 @@ class Candidates:
 # -- entry points ---------------------------------------------------------------------------
 
 
-def propose_on_node(world: World, state: SchedulerState, node: int) -> Proposal | None:
-    """The single-node pass for ``node`` (also a node's reservation under YARN-10259)."""
-    view = shared_view(world, state)
+def propose_on_node(world: World, state: SchedulerState, node: int, view: View | None = None) -> Proposal | None:
+    """The single-node pass for ``node`` (also a node's reservation under YARN-10259);
+    ``view``: the view of ``state`` to read (a fresh one if not given)."""
+    view = view or View(world, state)
     ns = state.nodes[node]
     if not ns.live:
         return None
@@ -126,10 +126,10 @@ def propose_on_node(world: World, state: SchedulerState, node: int) -> Proposal 
     return _assign_root(view, Candidates(world.node_partition[node], (node,), False))
 
 
-def propose_on_partition(world: World, state: SchedulerState, partition: int) -> Proposal | None:
+def propose_on_partition(world: World, state: SchedulerState, partition: int, view: View | None = None) -> Proposal | None:
     """The multi-node pass for a partition (``allocateContainersOnMultiNodes``): its live
     nodes in the sorter's cached order; nothing on a full partition before YARN-10293."""
-    view = shared_view(world, state)
+    view = view or View(world, state)
     nodes = multi_node_candidates(world, state, partition)
     if not nodes:
         return None
@@ -138,19 +138,20 @@ def propose_on_partition(world: World, state: SchedulerState, partition: int) ->
     return _assign_root(view, Candidates(partition, nodes, True))
 
 
-def partition_pass(world: World, state: SchedulerState, partition: int) -> tuple[Proposal, ...]:
+def partition_pass(world: World, state: SchedulerState, partition: int, view: View | None = None) -> tuple[Proposal, ...]:
     """Everything one multi-node pass of a scheduling thread proposes for a partition
     (``allocateContainersOnMultiNodes``), all computed from the same state: the reservations
     it serves on their own nodes (:func:`serves_reservation_alone`, in node order; Hadoop
     walks a hash map of the nodes), then the partition's new allocation
     (:func:`propose_on_partition`)."""
+    view = view or View(world, state)
     reserved: list[Proposal] = []
     for node in range(len(world.nodes)):
-        if world.node_partition[node] == partition and serves_reservation_alone(world, state, node):
-            proposal = propose_on_node(world, state, node)
+        if world.node_partition[node] == partition and serves_reservation_alone(world, state, node, view):
+            proposal = propose_on_node(world, state, node, view)
             if proposal is not None:
                 reserved.append(proposal)
-    new = propose_on_partition(world, state, partition)
+    new = propose_on_partition(world, state, partition, view)
     return tuple(reserved) if new is None else (*reserved, new)
 
 
@@ -162,7 +163,7 @@ def partition_full(view: View, partition: int) -> bool:
     return view.calc.divide(resource, view.state.queues[ROOT].used[partition], base) >= 1.0
 
 
-def serves_reservation_alone(world: World, state: SchedulerState, node: int) -> bool:
+def serves_reservation_alone(world: World, state: SchedulerState, node: int, view: View | None = None) -> bool:
     """Whether, with multi-node placement, a pass serves ``node``'s reservation on that node
     alone (``allocateFromReservedContainer``): always under YARN-10293, only on a full
     partition under YARN-9432, never in Hadoop 3.2."""
@@ -170,20 +171,21 @@ def serves_reservation_alone(world: World, state: SchedulerState, node: int) -> 
         return False
     if world.variants.yarn_10293:
         return True
-    return world.variants.yarn_9432 and partition_full(shared_view(world, state), world.node_partition[node])
+    return world.variants.yarn_9432 and partition_full(view or View(world, state), world.node_partition[node])
 
 
-def heartbeat_proposal(world: World, state: SchedulerState, node: int) -> Proposal | None:
+def heartbeat_proposal(world: World, state: SchedulerState, node: int, view: View | None = None) -> Proposal | None:
     """What a node's heartbeat proposes (committed at once by the heartbeat step): the
     single-node pass, or with multi-node placement the partition's pass, or the node's own
     reservation where a pass serves it alone (:func:`serves_reservation_alone`)."""
+    view = view or View(world, state)
     if not world.settings.multi_node:
-        return propose_on_node(world, state, node)
-    if serves_reservation_alone(world, state, node):
-        return propose_on_node(world, state, node)
+        return propose_on_node(world, state, node, view)
+    if serves_reservation_alone(world, state, node, view):
+        return propose_on_node(world, state, node, view)
     if not state.nodes[node].live:
         return None
-    return propose_on_partition(world, state, world.node_partition[node])
+    return propose_on_partition(world, state, world.node_partition[node], view)
 
 
 def pass_inputs(state: SchedulerState) -> Hashable:
@@ -211,76 +213,80 @@ def _assign_root(view: View, candidates: Candidates) -> Proposal | None:
     if partition != 0 and not view.world.partitions[partition].exclusive:
         modes.append(IGNORE)
     for mode in modes:
-        assignment = _assign_queue(view, ROOT, candidates, root_limits(view, partition, mode), mode)
+        assignment, _ = _assign_queue(view, ROOT, candidates, root_limits(view, partition, mode), mode)
         if assignment.proposal is not None:
             return assignment.proposal
     return None
 
 
-def _pending_partition(partition: int, mode: bool) -> int:
+def _pending_partition(partition: int, mode: SchedulingMode) -> int:
     """Where pending demand is looked for: the node's partition, or, without exclusivity, the
     default partition (requests without a label)."""
-    return 0 if mode == IGNORE else partition
+    return 0 if mode.ignores_exclusivity else partition
 
 
-def _queue_wants(view: View, queue: int, candidates: Candidates, mode: bool) -> bool:
+def _queue_wants(view: View, queue: int, candidates: Candidates, mode: SchedulingMode) -> bool:
     """A queue is entered if it may use the partition and asks for something there."""
     partition = candidates.partition
-    if mode == RESPECT and partition not in view.world.queues[queue].accessible:
+    if not mode.ignores_exclusivity and partition not in view.world.queues[queue].accessible:
         return False
     pending = view.state.queues[queue].pending[_pending_partition(partition, mode)]
     return view.calc.greater(view.cluster, pending, ZERO)
 
 
-def _assign_queue(view: View, queue: int, candidates: Candidates, limits: Limits, mode: bool) -> Assignment:
-    """``ParentQueue.assignContainers`` (or the leaf's)."""
+def _assign_queue(view: View, queue: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> tuple[Assignment, Limits]:
+    """``ParentQueue.assignContainers`` (or the leaf's), and the queue's limits after its pass
+    (the headroom its check set, what its children blocked): its parent reads them when the
+    queue was skipped for its limit (Hadoop's shared ``ResourceLimits`` object)."""
     if view.world.queues[queue].leaf:
         return _assign_leaf(view, queue, candidates, limits, mode)
     if not _queue_wants(view, queue, candidates, mode):
-        return NOTHING
+        return NOTHING, limits
     if not candidates.multi:
         node = view.state.nodes[candidates.nodes[0]]
         if node.reserved != NONE or not view.calc.greater_equal(view.cluster, node.free, view.minimum):
-            return NOTHING
+            return NOTHING, limits
     reserved = view.state.queues[queue].reserved[0]
-    if not can_assign_to_queue(view, queue, candidates.partition, limits, reserved, mode):
-        return Assignment(None, Skip.QUEUE_LIMIT)
+    allowed, limits = can_assign_to_queue(view, queue, candidates.partition, limits, reserved, mode)
+    if not allowed:
+        return Assignment(None, Skip.QUEUE_LIMIT), limits
     result = NOTHING
     for child in ordered_children(view, queue, candidates.partition):
         limits_of_child = child_limits(view, queue, child, limits, candidates.partition)
-        assignment = _assign_queue(view, child, candidates, limits_of_child, mode)
+        assignment, limits_of_child = _assign_queue(view, child, candidates, limits_of_child, mode)
         if assignment.proposal is not None:
-            return assignment
+            return assignment, limits
         if assignment.skip == Skip.QUEUE_LIMIT:
             result = assignment
-            _block_headroom(view, child, limits, limits_of_child)
-    return result
+            limits = _block_headroom(view, child, limits, limits_of_child)
+    return result, limits
 
 
-def _block_headroom(view: View, child: int, limits: Limits, limits_of_child: Limits) -> None:
+def _block_headroom(view: View, child: int, limits: Limits, limits_of_child: Limits) -> Limits:
     """``assignContainersToChildQueues`` after a child was skipped for its queue limit
     (YARN-4280): the parent's later children get a limit less the child's headroom (at least
     0); with YARN-8804 a parent child gives up only what its own children blocked."""
     variants = view.world.variants
     if not variants.yarn_4280:
-        return
+        return limits
     nested = variants.yarn_8804 and not view.world.queues[child].leaf
     blocked = limits_of_child.blocked if nested else limits_of_child.headroom
-    limits.blocked = limits.blocked + view.calc.max(view.cluster, blocked, ZERO)
+    return replace(limits, blocked=limits.blocked + view.calc.max(view.cluster, blocked, ZERO))
 
 
-def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, mode: bool) -> Assignment:
+def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> tuple[Assignment, Limits]:
     """``LeafQueue.assignContainers``: reservations first (Hadoop 3.2 multi-node), then the
-    applications in order, respecting the queue limit, user limits and FIFO."""
+    applications in order, respecting the queue limit, user limits and FIFO; and the leaf's
+    limits after the checks (see :func:`_assign_queue`)."""
     world = view.world
     if candidates.multi and not world.variants.yarn_10259:
         for node in sorted(candidates.nodes):
             cid = view.state.nodes[node].reserved
             container = view.state.container(cid) if cid != NONE else None
             if container is not None and world.apps[container.app].queue == leaf:
-                return _reserved_container(view, container, candidates)
+                return _reserved_container(view, container, candidates), limits
     if not _queue_wants(view, leaf, candidates, mode):
-        return NOTHING
+        return NOTHING, limits
     partition = candidates.partition
     check_queue = True
     for app in ordered_apps(view, leaf):
@@ -289,21 +295,23 @@ def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, 
             continue
         app_reserved = state.reserved[0]
         if check_queue:
-            if not can_assign_to_queue(view, leaf, partition, limits, app_reserved, mode):
-                return Assignment(None, Skip.QUEUE_LIMIT)
+            allowed, limits = can_assign_to_queue(view, leaf, partition, limits, app_reserved, mode)
+            if not allowed:
+                return Assignment(None, Skip.QUEUE_LIMIT), limits
             if not world.settings.continue_looking or app_reserved.is_zero():
                 check_queue = False
-        if not can_assign_to_user(view, app, partition, user_limit(view, leaf, partition, mode), limits):
+        allowed, limits = can_assign_to_user(view, app, partition, user_limit(view, leaf, partition, mode), limits)
+        if not allowed:
             continue
         assignment = _assign_app(view, app, candidates, limits, mode)
         if assignment.proposal is not None or assignment.skip == Skip.QUEUE_LIMIT:
-            return assignment
+            return assignment, limits
         if assignment.skip != Skip.OTHER:
-            return NOTHING  # Hadoop stops here to respect the FIFO order of applications
-    return NOTHING
+            return NOTHING, limits  # Hadoop stops here to respect the FIFO order of applications
+    return NOTHING, limits
 
 
-def _assign_app(view: View, app: int, candidates: Candidates, limits: Limits, mode: bool) -> Assignment:
+def _assign_app(view: View, app: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> Assignment:
     """``RegularContainerAllocator.assignContainers`` without a reservation: keys in
     priority order until one is not skipped."""
     if not view.app_has_pending(app, _pending_partition(candidates.partition, mode)):
@@ -342,7 +350,7 @@ def _reserved_container(view: View, reserved: Container, candidates: Candidates)
 
 
 def _allocate_key(
-    view: View, app: int, key: int, candidates: Candidates, limits: Limits, mode: bool, reserved: Container | None
+    view: View, app: int, key: int, candidates: Candidates, limits: Limits, mode: SchedulingMode, reserved: Container | None
 ) -> Result:
     """``RegularContainerAllocator.allocate``: try the candidates in order; stop at the first
     allocation, and at the first reservation unless YARN-10259 keeps looking: then only the
@@ -373,7 +381,7 @@ def _allocate_key(
     return result
 
 
-def _precheck(view: View, app: int, key: int, node: int, limits: Limits, mode: bool) -> Result | None:
+def _precheck(view: View, app: int, key: int, node: int, limits: Limits, mode: SchedulingMode) -> Result | None:
     """``preCheckForNodeCandidateSet``: skip the key if nothing is asked, the partition does
     not match, an AM would go to a non-exclusive partition, seed 002's rule says no (without
     continue-looking), or the queue's headroom (plus what the app could unreserve) is short."""
@@ -384,7 +392,7 @@ def _precheck(view: View, app: int, key: int, node: int, limits: Limits, mode: b
         return Result(Outcome.PRIORITY_SKIPPED)
     request = next(r for r in info.requests if r.key == key)
     node_partition = world.node_partition[node]
-    if mode == IGNORE:
+    if mode.ignores_exclusivity:
         if state.am_container == NONE or request.partition != 0:
             return Result(Outcome.PRIORITY_SKIPPED)
     elif request.partition != node_partition:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from ..resources import ZERO
 from .accounting import Edit
 from .limits import queue_max_down, user_limit
+from .scheduling_mode import SchedulingMode
 from .state import NONE, AppPhase, ContainerState, Proposal, ProposalKind, SchedulerState
 from .view import View
 from .world import World
@@ -118,7 +119,7 @@ def _limits_check(view: View, proposal: Proposal) -> str | None:
     if proposal.release != NONE:
         container = state.container(proposal.release)
         released = container.resource if container is not None else ZERO
-    limit = user_limit(view, info.queue, partition, proposal.ignore_exclusivity)
+    limit = user_limit(view, info.queue, partition, SchedulingMode.of(proposal.ignore_exclusivity))
     if calc.greater(view.cluster, state.users[info.user].used[partition] - released, limit):
         return f"user {world.users[info.user][1]} is over its limit {limit}"
     net = capability - released

@@ -25,10 +25,12 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from ..resources import Resource
 from .state import NONE, AppPhase, SchedulerState
 from .world import World
 
-Encoded = tuple[object, ...]
+#: A canonical encoding: one flat tuple of ints (hashed and compared at C speed).
+Encoded = tuple[int, ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,44 +131,58 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
 def _encode(
     state: SchedulerState, nodes: tuple[int, ...], apps: tuple[int, ...], cids: dict[int, int], seqs: dict[int, int]
 ) -> Encoded:
-    node_slots: list[object] = [None] * len(state.nodes)
+    """One flat tuple of ints: every part of variable length is preceded by its length, so
+    the encoding is injective (the world fixes the number of nodes, applications, queues,
+    users and partitions)."""
+    out: list[int] = [state.clock, state.next_container, state.next_app]
+    add, extend = out.append, out.extend
+    node_slots: list[tuple[int, ...]] = [()] * len(state.nodes)
     for old, node in enumerate(state.nodes):
-        node_slots[nodes[old]] = (node.live, node.used.values, node.free.values, cids[node.reserved])
-    app_slots: list[object] = [()] * len(state.apps)  # () sorts before any submitted app
+        used, free = node.used.values, node.free.values
+        node_slots[nodes[old]] = (node.live, len(used), *used, len(free), *free, cids[node.reserved])
+    for slot in node_slots:
+        extend(slot)
+    app_slots: list[tuple[int, ...]] = [(0,)] * len(state.apps)  # (0,) sorts before any submitted app
     for old, app in enumerate(state.apps):
         if app is not None:
             seq = seqs.get(app.seq, NONE) if app.phase != AppPhase.FINISHED else NONE
             app_slots[apps[old]] = (
-                seq,
-                app.phase,
-                app.asks,
-                tuple(r.values for r in app.used),
-                tuple(r.values for r in app.reserved),
-                tuple(r.values for r in app.pending),
-                app.rereservations,
-                cids[app.am_container],
-            )
-    containers = tuple(sorted((cids[c.cid], apps[c.app], nodes[c.node], c.request, c.state) for c in state.containers))
-    proposals = tuple(
-        sorted(
-            (p.kind, apps[p.app], p.request, nodes[p.node], cids[p.from_reserved], cids[p.release], p.ignore_exclusivity)
-            for p in state.proposals
-        )
+                1, seq, app.phase, len(app.asks), *app.asks,
+                *_flat_resources(app.used), *_flat_resources(app.reserved), *_flat_resources(app.pending),
+                len(app.rereservations), *app.rereservations, cids[app.am_container],
+            )  # fmt: skip
+    for slot in app_slots:
+        extend(slot)
+    for usage in (*state.queues, *state.users):
+        for vector in (usage.used, usage.reserved, usage.pending, usage.am_used):
+            extend(_flat_resources(vector))
+    containers = sorted((cids[c.cid], apps[c.app], nodes[c.node], c.request, c.state) for c in state.containers)
+    add(len(containers))
+    for container in containers:
+        extend(container)
+    proposals = sorted(
+        (p.kind, apps[p.app], p.request, nodes[p.node], cids[p.from_reserved], cids[p.release], p.ignore_exclusivity)
+        for p in state.proposals
     )
-    marks = tuple(sorted((cids[cid], at) for cid, at in state.marks))
-    order = tuple(tuple(nodes[n] for n in partition) for partition in state.node_order)
-    return (
-        state.clock,
-        state.next_container,
-        state.next_app,
-        tuple(node_slots),
-        tuple(app_slots),
-        state.queues,
-        state.users,
-        containers,
-        proposals,
-        marks,
-        order,
-        state.sorted_at,
-        state.monitor_at,
-    )
+    add(len(proposals))
+    for proposal in proposals:
+        extend(proposal)
+    marks = sorted((cids[cid], at) for cid, at in state.marks)
+    add(len(marks))
+    for mark in marks:
+        extend(mark)
+    for partition in state.node_order:
+        add(len(partition))
+        extend(nodes[n] for n in partition)
+    add(state.sorted_at)
+    add(state.monitor_at)
+    return tuple(out)
+
+
+def _flat_resources(vector: tuple[Resource, ...]) -> list[int]:
+    """Each resource's length, then its values."""
+    out: list[int] = []
+    for r in vector:
+        out.append(len(r.values))
+        out.extend(r.values)
+    return out

@@ -32,7 +32,8 @@ from .accounting import Edit
 from .limits import may_activate
 from .state import NONE, AppPhase, ContainerState, NodeState, SchedulerState
 from .view import View
-from .world import World, time_horizon
+from .settings import time_horizon
+from .world import World
 
 # -- guards ---------------------------------------------------------------------------------
 

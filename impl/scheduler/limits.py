@@ -23,15 +23,13 @@ then irrelevant to every decision), DRF rounds every type.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..calculator import ResourceCalculator
 from ..resources import ZERO, Resource, f32, java_ceil_long, java_long
+from .scheduling_mode import RESPECT, SchedulingMode
 from .state import AppPhase
 from .view import View
-
-RESPECT = False
-IGNORE = True
 
 
 def round_up(calc: ResourceCalculator, r: Resource, step: Resource) -> Resource:
@@ -93,12 +91,13 @@ def fits_count(calc: ResourceCalculator, available: Resource, required: Resource
 # -- queue limits ---------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class Limits:
     """Hadoop's ``ResourceLimits`` as it travels down the tree for one allocation: the limit,
     the headroom set by the queue check, what must be unreserved to allocate, and the headroom
     of children skipped for their queue limit (YARN-4280's blocked headroom: the limit less it
-    is the net limit the next children get)."""
+    is the net limit the next children get). Hadoop updates one object in place; here each
+    check returns the updated limits."""
 
     limit: Resource
     headroom: Resource = ZERO
@@ -117,10 +116,10 @@ def queue_max_down(view: View, queue: int, partition: int) -> Resource:
     return round_down(view.calc, view.maximum(queue, partition), view.minimum)
 
 
-def root_limits(view: View, partition: int, ignore_exclusivity: bool) -> Limits:
+def root_limits(view: View, partition: int, mode: SchedulingMode) -> Limits:
     """Root's limit: the partition's resource (the default partition's when allocating without
     exclusivity, as Hadoop passes it)."""
-    resource = view.partition_resource[0 if ignore_exclusivity else partition]
+    resource = view.partition_resource[0 if mode.ignores_exclusivity else partition]
     return Limits(resource, resource)
 
 
@@ -135,60 +134,60 @@ def child_limits(view: View, parent: int, child: int, parent_limits: Limits, par
     return Limits(limit, limit)
 
 
-def current_limit(view: View, queue: int, partition: int, limits: Limits, ignore_exclusivity: bool) -> Resource:
+def current_limit(view: View, queue: int, partition: int, limits: Limits, mode: SchedulingMode) -> Resource:
     """``getCurrentLimitResource``: ``min(queue max, limit from the parent)``; the whole
     partition when allocating without exclusivity."""
-    if ignore_exclusivity:
+    if mode.ignores_exclusivity:
         return view.partition_resource[partition]
     return view.calc.min(view.cluster, queue_max_down(view, queue, partition), limits.limit)
 
 
 def can_assign_to_queue(
-    view: View, queue: int, partition: int, limits: Limits, could_unreserve: Resource, ignore_exclusivity: bool
-) -> bool:
-    """``canAssignToThisQueue``; sets ``limits.headroom`` (and ``amount_needed_unreserve`` when
-    it allows the queue only through unreserving)."""
+    view: View, queue: int, partition: int, limits: Limits, could_unreserve: Resource, mode: SchedulingMode
+) -> tuple[bool, Limits]:
+    """``canAssignToThisQueue``: whether the queue may be given more, and ``limits`` with the
+    headroom the check sets (and ``amount_needed_unreserve`` when it allows the queue only
+    through unreserving)."""
     calc, cluster = view.calc, view.cluster
-    limit = current_limit(view, queue, partition, limits, ignore_exclusivity)
+    limit = current_limit(view, queue, partition, limits, mode)
     used = view.state.queues[queue].used[partition]
-    limits.headroom = limit - used
+    limits = replace(limits, headroom=limit - used)
     if not calc.greater_equal(cluster, used, limit):
-        return True
+        return True, limits
     if view.world.settings.continue_looking and partition == 0 and calc.greater(cluster, could_unreserve, ZERO):
         if calc.less(cluster, used - could_unreserve, limit):
-            limits.amount_needed_unreserve = used - limit
-            return True
-    return False
+            return True, replace(limits, amount_needed_unreserve=used - limit)
+    return False, limits
 
 
 def leaf_current_limit(view: View, leaf: int, partition: int) -> Resource:
     """The limit a leaf gets from its ancestors now (root's being the partition): what
     Hadoop caches as the leaf's current limit after each allocation pass."""
-    limits = root_limits(view, partition, False)
+    limits = root_limits(view, partition, RESPECT)
     chain = view.world.ancestors(leaf)[::-1]
     for parent, child in zip(chain, chain[1:]):
         limits = child_limits(view, parent, child, limits, partition)
-    return current_limit(view, leaf, partition, limits, False)
+    return current_limit(view, leaf, partition, limits, RESPECT)
 
 
 # -- user limits ----------------------------------------------------------------------------
 
 
-def user_limit(view: View, leaf: int, partition: int, ignore_exclusivity: bool, active: bool = True) -> Resource:
+def user_limit(view: View, leaf: int, partition: int, mode: SchedulingMode, active: bool = True) -> Resource:
     """``computeUserLimit`` for a leaf and partition (all users weigh 1).
 
     ``active``: the limit for active users (divided among the active users, from what they
     use), else the one over all users of the queue (used for the preemption monitor's pending).
     Remembered in the view, whose state does not change.
     """
-    key = (leaf, partition, ignore_exclusivity, active)
+    key = (leaf, partition, mode, active)
     cached = view.user_limits.get(key)
     if cached is None:
-        cached = view.user_limits[key] = _compute_user_limit(view, leaf, partition, ignore_exclusivity, active)
+        cached = view.user_limits[key] = _compute_user_limit(view, leaf, partition, mode, active)
     return cached
 
 
-def _compute_user_limit(view: View, leaf: int, partition: int, ignore_exclusivity: bool, active: bool) -> Resource:
+def _compute_user_limit(view: View, leaf: int, partition: int, mode: SchedulingMode, active: bool) -> Resource:
     calc, world = view.calc, view.world
     config = world.queues[leaf].config
     partition_resource = view.partition_resource[partition]
@@ -215,7 +214,7 @@ def _compute_user_limit(view: View, leaf: int, partition: int, ignore_exclusivit
         divide_and_ceil(calc, resource_used, float(count)),
         divide_and_ceil(calc, multiply_and_round_down(current, percent), 100.0),
     )
-    if ignore_exclusivity:
+    if mode.ignores_exclusivity:
         max_user = partition_resource
     elif config.user_limit_factor == -1 or original.is_zero():
         max_user = round_down(calc, view.maximum(leaf, partition), minimum)
@@ -224,22 +223,21 @@ def _compute_user_limit(view: View, leaf: int, partition: int, ignore_exclusivit
     return round_up(calc, calc.min(partition_resource, limit, max_user), minimum)
 
 
-def can_assign_to_user(view: View, app: int, partition: int, limit: Resource, limits: Limits) -> bool:
-    """``canAssignToUser``: the user's used is at most its limit (or, with
+def can_assign_to_user(view: View, app: int, partition: int, limit: Resource, limits: Limits) -> tuple[bool, Limits]:
+    """``canAssignToUser``: whether the user's used is at most its limit (or, with
     continue-looking in the default partition, would be after unreserving the app's
-    reservations; ``amount_needed_unreserve`` is then set)."""
+    reservations), and ``limits``, with ``amount_needed_unreserve`` set in that case."""
     calc, cluster = view.calc, view.cluster
     info = view.world.apps[app]
     used = view.state.users[info.user].used[partition]
     if not calc.greater(cluster, used, limit):
-        return True
+        return True, limits
     if view.world.settings.continue_looking and partition == 0:
         state = view.state.apps[app]
         reserved = state.reserved[0] if state is not None else ZERO
         if calc.less_equal(cluster, view.state.users[info.user].used[0] - reserved, limit):
-            limits.amount_needed_unreserve = used - limit
-            return True
-    return False
+            return True, replace(limits, amount_needed_unreserve=used - limit)
+    return False, limits
 
 
 # -- the AM limit and activation ------------------------------------------------------------
@@ -283,7 +281,7 @@ def pending_considering_user_limit(view: View, leaf: int, partition: int, deduct
             continue
         user = view.world.apps[app].user
         if user not in headroom:
-            limit = user_limit(view, leaf, partition, False)
+            limit = user_limit(view, leaf, partition, RESPECT)
             headroom[user] = (limit - view.state.users[user].used[partition]).clamp_min_zero()
         pending = state.pending[partition]
         if deduct_reserved:

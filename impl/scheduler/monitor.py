@@ -20,7 +20,6 @@ marks are stored in the state, keyed by container id.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
@@ -32,6 +31,8 @@ from ..resources import ZERO, Resource
 from .accounting import Edit
 from .environment import end_container
 from .limits import pending_considering_user_limit, user_limit
+from .memo import Memo, memo_for
+from .scheduling_mode import RESPECT
 from .state import ContainerState, SchedulerState
 from .view import View
 from .world import World
@@ -63,8 +64,9 @@ def application_id(state: SchedulerState, app: int) -> int:
     return (app_state.seq if app_state is not None else 0) + 1
 
 
-def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
+def snapshot(world: World, state: SchedulerState, memo: Memo | None = None) -> ClusterSnapshot:
     """The policy's snapshot of the state (see the module docstring)."""
+    memo = memo_for(world, memo)
     view = View(world, state)
     partitions = [Partition(p.name, r, p.exclusive) for p, r in zip(world.partitions, view.partition_resource)]
     nodes = [
@@ -72,7 +74,7 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
         for spec, node in zip(world.nodes, state.nodes)
         if node.live
     ]
-    configured = _configured_queues(world, partitions)
+    configured = _configured_queues(world, partitions, memo)
     figures = _queue_figures(view)
     intra_queue = world.settings.preemption is not None and world.settings.preemption.intra_queue_enabled
     node_cost = _node_cost(world)
@@ -117,25 +119,12 @@ def snapshot(world: World, state: SchedulerState) -> ClusterSnapshot:
     return ClusterSnapshot.create(partitions, nodes, queues, apps, containers)
 
 
-#: Per world, the configured queues by path for given partitions (they change only with the
-#: live nodes) and the policy's round for given monitor inputs (:func:`_monitor_inputs`):
-#: many explored states differ only in what the monitor does not read. Both are caches of
-#: pure functions, so they change no result.
-_CONFIGURED: weakref.WeakKeyDictionary[World, dict[tuple[Partition, ...], dict[str, Queue]]] = weakref.WeakKeyDictionary()
-_ROUNDS: weakref.WeakKeyDictionary[World, dict[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]]] = (
-    weakref.WeakKeyDictionary()
-)
-_MAX_ROUNDS = 20_000  # per world (bounds the memory); the cache starts afresh beyond it
-
-
-def _configured_queues(world: World, partitions: list[Partition]) -> dict[str, Queue]:
-    by_partitions = _CONFIGURED.setdefault(world, {})
-    key = tuple(partitions)
-    configured = by_partitions.get(key)
-    if configured is None:
-        configured = {q.path: q for q in queues_for_snapshot(world.configuration, partitions)}
-        by_partitions[key] = configured
-    return configured
+def _configured_queues(world: World, partitions: list[Partition], memo: Memo) -> dict[str, Queue]:
+    """The configured queues by path for given partitions (they change only with the live
+    nodes), remembered in the memo."""
+    return memo.configured.get(
+        tuple(partitions), lambda: {q.path: q for q in queues_for_snapshot(world.configuration, partitions)}
+    )
 
 
 def _monitor_inputs(world: World, state: SchedulerState) -> Hashable:
@@ -153,26 +142,24 @@ def _monitor_inputs(world: World, state: SchedulerState) -> Hashable:
     return (live, state.queues, state.users, state.apps, containers, state.clock, state.marks)
 
 
-def policy_round(world: World, state: SchedulerState) -> tuple[RoundResult, Mapping[ContainerId, int]]:
+def policy_round(world: World, state: SchedulerState, memo: Memo | None = None) -> tuple[RoundResult, Mapping[ContainerId, int]]:
     """:func:`edit_schedule` on the state's snapshot at its clock, continuing from its marks,
-    and the policy's container ids to the model's; remembered per distinct monitor inputs."""
+    and the policy's container ids to the model's; remembered in the memo per distinct monitor
+    inputs (many explored states differ only in what the monitor does not read)."""
     config = world.settings.preemption
     if config is None:
         raise ValueError("the world's configuration does not run the preemption monitor")
-    rounds = _ROUNDS.setdefault(world, {})
-    key = _monitor_inputs(world, state)
-    found = rounds.get(key)
-    if found is None:
-        snap = snapshot(world, state)
+    memo = memo_for(world, memo)
+
+    def fresh() -> tuple[RoundResult, Mapping[ContainerId, int]]:
+        snap = snapshot(world, state, memo)
         by_id: Mapping[ContainerId, int] = {c.container_id: c.container_id.number for c in snap.containers}
         prior = PolicyState(
             {ContainerId(application_id(state, c.app), c.cid): at for c in state.containers for cid, at in state.marks if cid == c.cid}
         )
-        found = (edit_schedule(snap, config, world.calculator, state.clock, prior), by_id)
-        if len(rounds) >= _MAX_ROUNDS:
-            rounds.clear()
-        rounds[key] = found
-    return found
+        return edit_schedule(snap, config, world.calculator, state.clock, prior), by_id
+
+    return memo.rounds.get(_monitor_inputs(world, state), fresh)
 
 
 def _policy_container(world: World, state: SchedulerState, cid: int) -> Container:
@@ -212,7 +199,7 @@ def _user_limits(view: View, queue: int, partition: int) -> dict[str, Resource]:
     world = view.world
     if not world.queues[queue].leaf:
         return {}
-    limit = user_limit(view, queue, partition, False, active=False)
+    limit = user_limit(view, queue, partition, RESPECT, active=False)
     return {world.users[u][1]: limit for u in view.users_with_apps[queue]}
 
 
@@ -238,9 +225,9 @@ def _queue_figures(view: View) -> list[list[tuple[Resource, Resource]]]:
     return figures
 
 
-def run_monitor(world: World, state: SchedulerState) -> MonitorResult:
+def run_monitor(world: World, state: SchedulerState, memo: Memo | None = None) -> MonitorResult:
     """One monitor round at the state's clock, with the scheduler's handling of its events."""
-    result, by_id = policy_round(world, state)
+    result, by_id = policy_round(world, state, memo)
     edit = Edit(world, state)
     killed: list[int] = []
     unreserved: list[int] = []

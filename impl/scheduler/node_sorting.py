@@ -20,12 +20,14 @@ the node name (Hadoop's ``NodeId`` order):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from ..resources import Resource, java_float_div
 from .accounting import Edit
 from .environment import clock_stopped
 from .state import SchedulerState
-from .world import NodeSorting, World
+from .settings import NodeSorting
+from .world import World
 
 SortKey = tuple[float | int, ...]
 Policy = Callable[[Resource, Resource], SortKey]
@@ -43,7 +45,7 @@ def usage_ratio(capacity: Resource, used: Resource) -> SortKey:
     return (max(fractions), fractions[0])
 
 
-POLICIES: Mapping[NodeSorting, Policy] = {"resource-usage": resource_usage, "usage-ratio": usage_ratio}
+POLICIES: Mapping[NodeSorting, Policy] = MappingProxyType({"resource-usage": resource_usage, "usage-ratio": usage_ratio})
 
 
 def sorted_nodes(world: World, state: SchedulerState, partition: int) -> tuple[int, ...]:

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_left
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
+from ..cached_hash import UNSET, cached_hash
 from ..resources import ZERO, Resource
 from .world import World, partition_resources
 
@@ -41,6 +42,7 @@ class ContainerState(enum.IntEnum):
         return self in (ContainerState.ALLOCATED, ContainerState.RUNNING)
 
 
+@cached_hash
 @dataclass(frozen=True, slots=True)
 class Container:
     """A container: id, owning application, node, the request it was made for (``0`` is the
@@ -53,6 +55,7 @@ class Container:
     resource: Resource
     state: ContainerState
     start: int
+    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
     @property
     def is_am(self) -> bool:
@@ -65,6 +68,7 @@ class Container:
         return self.state.live
 
 
+@cached_hash
 @dataclass(frozen=True, slots=True)
 class NodeState:
     """A node slot: ``used`` and ``free`` are Hadoop's allocated and unallocated resource
@@ -74,6 +78,7 @@ class NodeState:
     used: Resource
     free: Resource
     reserved: int = NONE
+    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
 
 class AppPhase(enum.IntEnum):
@@ -85,6 +90,7 @@ class AppPhase(enum.IntEnum):
     FINISHED = 2
 
 
+@cached_hash
 @dataclass(frozen=True, slots=True)
 class AppState:
     """A submitted application attempt.
@@ -104,6 +110,7 @@ class AppState:
     pending: tuple[Resource, ...]
     rereservations: tuple[int, ...]
     am_container: int = NONE
+    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
     @property
     def live(self) -> bool:
@@ -111,6 +118,7 @@ class AppState:
         return self.phase != AppPhase.FINISHED
 
 
+@cached_hash
 @dataclass(frozen=True, slots=True)
 class Usage:
     """Stored per-partition figures of a queue or a user: ``used`` (reserved included, as Hadoop
@@ -121,6 +129,7 @@ class Usage:
     reserved: tuple[Resource, ...]
     pending: tuple[Resource, ...]
     am_used: tuple[Resource, ...]
+    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
 
 class ProposalKind(enum.IntEnum):
@@ -132,6 +141,7 @@ class ProposalKind(enum.IntEnum):
     UNRESERVE = 3
 
 
+@cached_hash
 @dataclass(frozen=True, slots=True, order=True)
 class Proposal:
     """A ``ResourceCommitRequest`` computed from the state it read.
@@ -149,8 +159,10 @@ class Proposal:
     from_reserved: int = NONE
     release: int = NONE
     ignore_exclusivity: bool = False
+    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
 
+@cached_hash
 @dataclass(frozen=True, slots=True)
 class SchedulerState:
     """The whole dynamic state (see the module docstring).
@@ -174,16 +186,7 @@ class SchedulerState:
     node_order: tuple[tuple[int, ...], ...] = ()
     sorted_at: int = NONE
     monitor_at: int = NONE
-    _hash: int = field(init=False, compare=False, repr=False)
-
-    def __hash__(self) -> int:
-        """The hash of every field, computed once (the explorer hashes a state many times)."""
-        try:
-            return self._hash
-        except AttributeError:
-            value = hash(tuple(getattr(self, f.name) for f in _HASHED))
-            object.__setattr__(self, "_hash", value)
-            return value
+    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
     def container(self, cid: int) -> Container | None:
         """The tracked container with this id, or ``None``."""
@@ -207,9 +210,6 @@ class SchedulerState:
 
 def _cid(container: Container) -> int:
     return container.cid
-
-
-_HASHED = tuple(f for f in fields(SchedulerState) if f.compare)
 
 
 def zeros(world: World) -> tuple[Resource, ...]:

@@ -12,6 +12,7 @@ from functools import cached_property
 
 from ..resources import ZERO, Resource
 from .requests import has_pending
+from .scheduling_mode import SchedulingMode
 from .state import AppPhase, SchedulerState, live_partition_resources
 from .world import QueueCapacity, World
 
@@ -26,7 +27,7 @@ class View:
         self.minimum = world.settings.minimum_allocation
         #: ``limits.user_limit`` by its arguments: a pass, a commit check and a monitor round ask
         #: for the same limit once per user (it depends only on the leaf and partition).
-        self.user_limits: dict[tuple[int, int, bool, bool], Resource] = {}
+        self.user_limits: dict[tuple[int, int, SchedulingMode, bool], Resource] = {}
 
     @cached_property
     def partition_resource(self) -> tuple[Resource, ...]:
@@ -98,15 +99,3 @@ class View:
         state = self.state.apps[app]
         return state is not None and has_pending(self.world.apps[app], state, partition)
 
-
-_last_view: View | None = None
-
-
-def shared_view(world: World, state: SchedulerState) -> View:
-    """The view of ``state``, shared by the passes that read one state in a row (every node's
-    pass while the enabled actions are computed), so its figures are computed once. One entry:
-    callers go state by state, and the entry holds its state, so identity is safe."""
-    global _last_view
-    if _last_view is None or _last_view.world is not world or _last_view.state is not state:
-        _last_view = View(world, state)
-    return _last_view

@@ -1,5 +1,10 @@
 """The static part of a scheduler model: everything that never changes while it runs.
 
+What it is built from lives beside it, one concept per module: the user's specs of partitions,
+nodes and applications (:mod:`.specs`), the behaviour :class:`~.variants.Variants`
+(:mod:`.variants`), the :class:`~.settings.Settings` read from the configuration
+(:mod:`.settings`) and the :class:`~.bounds.Bounds` (:mod:`.bounds`).
+
 A :class:`World` holds the queue tree read from a real configuration (through
 :mod:`yarnspec.impl.config`), the partitions, the node slots (a node may join or be lost while
 the model runs), the applications the environment may submit with the requests their masters
@@ -18,254 +23,28 @@ mapping of properties. Every fault is an :class:`InputError` naming the place
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal, get_args
+from dataclasses import dataclass, field
+from typing import Literal
 
 from ..calculator import ResourceCalculator
 from ..calculator import calculator as make_calculator
 from ..cluster import Partition, Queue
 from ..config.build import queues_for_snapshot
 from ..config.capacity import PREFIX, QueueConfig
-from ..config.hadoop_xml import HadoopConfiguration
-from ..config.scheduler import SchedulerConfiguration, scheduler_configuration
-from ..errors import InputError, NotModelled
-from ..preemption.config import LAZY, PreemptionConfig
-from ..preemption.policy import check_supported
+from ..config.scheduler import SchedulerConfiguration
+from ..errors import InputError
 from ..resources import ZERO, Resource
+from .bounds import Bounds, check_bounds
+from .settings import Settings, read_settings, time_horizon
+from .specs import ANY, WORLD, AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from .variants import Variants, check_variants
 
-ANY = "*"
 #: Hadoop's ``AM_CONTAINER_PRIORITY``: the priority of the request for an application master.
 AM_PRIORITY = 0
-WORLD = "<world>"
 
-CommitCheck = Literal["yarn-8127", "reserved-pickup", "pre-8127"]
-MultiNodeReserve = Literal["first-candidate", "yarn-9432", "yarn-10259", "yarn-10293"]
-HeadroomRule = Literal["yarn-8804", "yarn-4280", "pre-4280"]
-NodeSorting = Literal["resource-usage", "usage-ratio"]
 
-COMMIT_CHECKS: tuple[CommitCheck, ...] = get_args(CommitCheck)
-MULTI_NODE_RESERVES: tuple[MultiNodeReserve, ...] = get_args(MultiNodeReserve)
-HEADROOM_RULES: tuple[HeadroomRule, ...] = get_args(HeadroomRule)
-NODE_SORTINGS: tuple[NodeSorting, ...] = get_args(NodeSorting)
-
-ASYNC_KEY = PREFIX + "schedule-asynchronously.enable"
-MULTI_NODE_KEY = PREFIX + "multi-node-placement-enabled"
-SORTING_POLICY_KEY = PREFIX + "multi-node-sorting.policy"
-CONTINUE_LOOKING_KEY = PREFIX + "reservations-continue-look-all-nodes"
-DEFAULT_SORTING_INTERVAL_MS = 1000
 #: The leaf ordering policies the model implements (see :mod:`.queue_order`).
 APP_ORDERING_POLICIES = ("fifo", "fair")
-#: Multi-node lookup policy classes the model implements (matched on the simple class name).
-SORTING_CLASSES: Mapping[str, NodeSorting] = {
-    "ResourceUsageMultiNodeLookupPolicy": "resource-usage",
-    "ResourceUsageRatioMultiNodeLookupPolicy": "usage-ratio",
-}
-
-
-@dataclass(frozen=True)
-class Variants:
-    """The rules that differ between Hadoop releases, one per JIRA (read by the algorithms;
-    :func:`variants` builds a record from the names the scenarios use, and :attr:`releases`
-    says which releases a record stands for). The defaults are Hadoop 3.2.x.
-
-    ``yarn_4280`` (2.8.0, 2.9.x, 3.0.0 and later): blocked headroom. In
-    ``ParentQueue.assignContainersToChildQueues`` a child skipped for its queue limit gives up
-    its headroom: later siblings get the parent's limit less it, so a queue that cannot use
-    freed room yet keeps the others from taking it back. Without it (2.7.x) every sibling's
-    limit comes from the parent's full limit.
-    ``yarn_8804`` (2.9.2, 2.10.x, 3.1.2, 3.2.0 and later): a parent child that was skipped
-    gives up only the blocked headroom of its own children, not its whole headroom (the
-    ``ResourceLimits`` blocked headroom and net limit), which matters from three levels down.
-
-    ``yarn_8127`` (3.1.1 to 3.4.x): the commit rejects an allocation from a reserved
-    container unless the proposal's node holds that reservation. Without it (before 3.1.1) a
-    second commit from a reservation already used charges the node and application again
-    (the resource leak YARN-8127 fixed). ``reserved_pickup``: seed 003's first fix, never
-    published, as we read it: another candidate node may take the reserved container, the
-    reservation being released (an allocation from a reservation that is gone is refused).
-    YARN-11573 (3.4, off by default) is the upstream cousin of the seed's second fix
-    (reserving only after every candidate was tried), not of this one.
-
-    Multi-node placement (3.2.0 and later): ``yarn_9432`` (3.3.0 and later): when the
-    partition is full (root's used capacity, reservations included, at least 1), a pass
-    serves every reserved node's reservation on that node alone instead of doing nothing.
-    ``yarn_10259`` (3.3.1 and later): a reservation is served only when the candidate set is
-    one node, and a request is reserved only on the *last* candidate, if that one returns
-    RESERVED (earlier candidates that would reserve are passed over). ``yarn_10293`` (3.4.0
-    and later): every pass first serves each reserved node's reservation on that node, then
-    allocates (the full-partition shortcut is gone).
-    """
-
-    yarn_4280: bool = True
-    yarn_8804: bool = True
-    yarn_8127: bool = True
-    reserved_pickup: bool = False
-    yarn_9432: bool = False
-    yarn_10259: bool = False
-    yarn_10293: bool = False
-
-    @property
-    def name(self) -> str:
-        """The commit rule (``pre-8127``, ``yarn-8127``, ``reserved-pickup``), then the
-        multi-node rules added (``+yarn-9432``, ``+yarn-10259``, ``+yarn-10259+yarn-10293``)
-        and the blocked-headroom rule when it is older than YARN-8804 (``+pre-8804``,
-        ``+pre-4280``)."""
-        commit = "pre-8127" if not self.yarn_8127 else "reserved-pickup" if self.reserved_pickup else "yarn-8127"
-        reserve = ""
-        if self.yarn_10259:
-            reserve = "+yarn-10259+yarn-10293" if self.yarn_10293 else "+yarn-10259"
-        elif self.yarn_9432:
-            reserve = "+yarn-9432"
-        headroom = "" if self.yarn_8804 else "+pre-8804" if self.yarn_4280 else "+pre-4280"
-        return commit + reserve + headroom
-
-    @property
-    def releases(self) -> str:
-        """The Hadoop releases whose CapacityScheduler has exactly these rules."""
-        plain = replace(self, reserved_pickup=False)
-        found = _RELEASES.get(plain, "no Hadoop release")
-        if self.reserved_pickup:
-            return f"seed 003's pick-up on {found} (our reading; never released)"
-        return found
-
-
-_RELEASES: Mapping[Variants, str] = {
-    Variants(False, False, False): "Hadoop 2.7.x",
-    Variants(True, False, False): "Hadoop 2.8.x, 2.9.0-2.9.1, 3.0.x, 3.1.0",
-    Variants(True, True, False): "Hadoop 2.9.2, 2.10.x (no asynchronous scheduling)",
-    Variants(True, False, True): "Hadoop 3.1.1",
-    Variants(): "Hadoop 3.1.2-3.2.x",
-    Variants(yarn_9432=True): "Hadoop 3.3.0",
-    Variants(yarn_9432=True, yarn_10259=True): "Hadoop 3.3.1-3.3.6",
-    Variants(yarn_9432=True, yarn_10259=True, yarn_10293=True): "Hadoop 3.4.x",
-}
-
-
-def variants(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve = "first-candidate", headroom: HeadroomRule = "yarn-8804") -> Variants:
-    """The rule record named by a commit rule, a multi-node reservation rule and a
-    blocked-headroom rule (an :class:`InputError` naming the unknown one).
-
-    ``reserve``: ``first-candidate`` (3.2.x: the first candidate where the request does not
-    fit reserves), ``yarn-9432`` (3.3.0), ``yarn-10259`` (3.3.1-3.3.6, with YARN-9432),
-    ``yarn-10293`` (3.4.x, with both). ``headroom``: ``yarn-8804`` (with YARN-4280),
-    ``yarn-4280`` alone, ``pre-4280`` (2.7.x)."""
-    if commit not in COMMIT_CHECKS:
-        raise InputError(WORLD, "variants.commit", f"unknown commit check {commit!r}; known: {', '.join(COMMIT_CHECKS)}")
-    if reserve not in MULTI_NODE_RESERVES:
-        raise InputError(WORLD, "variants.reserve", f"unknown reservation rule {reserve!r}; known: {', '.join(MULTI_NODE_RESERVES)}")
-    if headroom not in HEADROOM_RULES:
-        raise InputError(WORLD, "variants.headroom", f"unknown headroom rule {headroom!r}; known: {', '.join(HEADROOM_RULES)}")
-    level = MULTI_NODE_RESERVES.index(reserve)
-    return Variants(
-        yarn_4280=headroom != "pre-4280",
-        yarn_8804=headroom == "yarn-8804",
-        yarn_8127=commit != "pre-8127",
-        reserved_pickup=commit == "reserved-pickup",
-        yarn_9432=level >= 1,
-        yarn_10259=level >= 2,
-        yarn_10293=level >= 3,
-    )
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """Limits that keep the model finite (the explorer enumerates every state below them).
-
-    ``max_clock_ms``: the clock stops there; ``tick_ms``: one clock step. ``max_proposals``:
-    asynchronous proposals in flight at once (the scheduler threads). ``max_ask``: outstanding
-    containers per request. ``max_containers``: container ids handed out in one run.
-    ``max_rereservations``: the re-reservation counter saturates there (seed 002's starvation
-    term only grows with it). ``node_churn``: whether nodes may be lost and join (a story that
-    does not need it explores far fewer states without).
-
-    ``endless``: the model runs for ever in finitely many states, so a behaviour that repeats
-    (a preemption cycle) closes into a loop. Once the clock reaches ``max_clock_ms`` time still
-    passes: a tick moves every time stamp (last monitor round, last sort, marks, allocation
-    times) back by ``tick_ms``, down to ``max_clock_ms`` less the world's time horizon (the
-    longest span any decision looks back, :func:`time_horizon`), where every stamp acts alike;
-    and container ids are renumbered by rank after every step (only their order matters), so
-    ``max_containers`` bounds the ids in use at once rather than the ids ever handed out.
-    """
-
-    max_clock_ms: int = 60000
-    tick_ms: int = 1000
-    max_proposals: int = 2
-    max_ask: int = 2
-    max_containers: int = 24
-    max_rereservations: int = 4
-    node_churn: bool = True
-    endless: bool = False
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The scheduler settings read from the configuration.
-
-    ``async_scheduling``: ``schedule-asynchronously.enable`` (proposals and commits are
-    separate steps; heartbeats do not allocate). ``multi_node``:
-    ``multi-node-placement-enabled`` (a proposal looks at every node of a partition, sorted by
-    ``node_sorting``, re-sorted every ``sorting_interval_ms``). ``continue_looking``:
-    ``reservations-continue-look-all-nodes``. ``preemption``: the monitor's settings, ``None``
-    when the monitor does not run the preemption policy.
-    """
-
-    minimum_allocation: Resource
-    maximum_allocation: Resource
-    async_scheduling: bool = False
-    multi_node: bool = False
-    node_sorting: NodeSorting = "resource-usage"
-    sorting_interval_ms: int = DEFAULT_SORTING_INTERVAL_MS
-    continue_looking: bool = True
-    preemption: PreemptionConfig | None = None
-
-
-@dataclass(frozen=True)
-class PartitionSpec:
-    """A node partition (node label): ``""`` is the default one. ``exclusive=False`` lends idle
-    resource to requests without a label (Hadoop's ``exclusive`` node-label attribute)."""
-
-    name: str
-    exclusive: bool = True
-
-
-@dataclass(frozen=True)
-class NodeSpec:
-    """A node slot: its name (also its host), rack, partition and capacity; ``live``: whether it
-    is registered in the initial state (otherwise it may join later)."""
-
-    name: str
-    capacity: Resource
-    partition: str = ""
-    rack: str = "/default-rack"
-    live: bool = True
-
-
-@dataclass(frozen=True)
-class RequestSpec:
-    """A request an application master may make: ``priority`` (>= 1; a smaller number is more
-    important), the capability of one container, the resource name (``*``, a node name or a
-    rack name), whether locality may be relaxed, and the partition asked for (``None``: the
-    queue's default node-label expression, as Hadoop fills it in)."""
-
-    priority: int
-    capability: Resource
-    locality: str = ANY
-    relax: bool = True
-    label: str | None = None
-
-
-@dataclass(frozen=True)
-class AppSpec:
-    """An application the environment may submit: its leaf queue (path or short name), user,
-    YARN priority, the resource of its application master, and the requests its master may
-    make once running."""
-
-    name: str
-    queue: str
-    am: Resource
-    requests: tuple[RequestSpec, ...] = ()
-    user: str = "user"
-    priority: int = 0
 
 
 LocalityKind = Literal["any", "node", "rack"]
@@ -348,7 +127,7 @@ class World:
     node_partition: tuple[int, ...]
     leaves: tuple[int, ...]
     _capacity_cache: dict[tuple[Resource, ...], tuple[QueueCapacity, ...]] = field(default_factory=dict, repr=False)
-    _ancestor_cache: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    ancestor_chains: tuple[tuple[int, ...], ...] = ()
 
     @property
     def name(self) -> str:
@@ -385,17 +164,9 @@ class World:
         raise KeyError(path)
 
     def ancestors(self, queue: int) -> tuple[int, ...]:
-        """The queue and its ancestors up to root, leaf first."""
-        cached = self._ancestor_cache.get(queue)  # every charge walks the chain: computed once
-        if cached is not None:
-            return cached
-        start = queue
-        chain = []
-        while queue >= 0:
-            chain.append(queue)
-            queue = self.queues[queue].parent
-        self._ancestor_cache[start] = tuple(chain)
-        return self._ancestor_cache[start]
+        """The queue and its ancestors up to root, leaf first (computed when the world is
+        built: every charge walks the chain)."""
+        return self.ancestor_chains[queue]
 
     def minimum_allocation_factor(self) -> float:
         """Hadoop's ``getMinimumAllocationFactor``: ``(max - min) / max`` by the calculator's
@@ -411,66 +182,6 @@ def _absolute_share(config: QueueConfig, label: str) -> float:
     return value if value is not None else 0.0
 
 
-def configuration_from_properties(properties: Mapping[str, str], source: str = WORLD) -> SchedulerConfiguration:
-    """A scheduler configuration from a plain mapping of Hadoop properties (full names)."""
-    return scheduler_configuration(HadoopConfiguration.of(dict(properties), source=source))
-
-
-def read_settings(conf: SchedulerConfiguration) -> Settings:
-    """The scheduler settings of a configuration; a setting the model does not cover (lazy
-    preemption: the policy reads killable containers, but this model's allocation does not yet
-    count them as headroom nor kill them to make room) or an unknown multi-node policy is an
-    error naming the property."""
-    props = conf.properties
-    multi_node = props.get_bool(MULTI_NODE_KEY, False)
-    sorting: NodeSorting = "resource-usage"
-    interval = DEFAULT_SORTING_INTERVAL_MS
-    if multi_node:
-        sorting, interval = _sorting_policy(props)
-    preemption: PreemptionConfig | None = None
-    if conf.preemption_active:
-        try:
-            check_supported(conf.preemption)
-            if conf.preemption.lazy_preemption_enabled:
-                raise NotModelled(
-                    f"{LAZY}=true: the scheduler model does not keep killable containers "
-                    "(its allocation neither counts them as headroom nor kills them to make room)"
-                )
-        except NotModelled as exc:
-            raise InputError(conf.sources[-1] if conf.sources else WORLD, "preemption", str(exc)) from None
-        preemption = conf.preemption
-    return Settings(
-        minimum_allocation=conf.allocation.minimum,
-        maximum_allocation=conf.allocation.maximum,
-        async_scheduling=props.get_bool(ASYNC_KEY, False),
-        multi_node=multi_node,
-        node_sorting=sorting,
-        sorting_interval_ms=interval,
-        continue_looking=props.get_bool(CONTINUE_LOOKING_KEY, True),
-        preemption=preemption,
-    )
-
-
-def _sorting_policy(props: HadoopConfiguration) -> tuple[NodeSorting, int]:
-    """The multi-node lookup policy named by ``multi-node-sorting.policy`` (default
-    ``default``) and its re-sorting interval."""
-    name = props.get_trimmed(SORTING_POLICY_KEY) or "default"
-    class_key = f"{SORTING_POLICY_KEY}.{name}.class"
-    class_name = props.get_trimmed(class_key)
-    if class_name is None:
-        # Hadoop needs the class named; yarnspec accepts the default policy's short name too.
-        simple = "ResourceUsageMultiNodeLookupPolicy"
-    else:
-        simple = class_name.rsplit(".", 1)[-1]
-    if simple not in SORTING_CLASSES:
-        raise props.invalid(class_key, f"expected one of {', '.join(SORTING_CLASSES)} (a multi-node lookup policy class)")
-    interval_key = f"{SORTING_POLICY_KEY}.{name}.sorting-interval.ms"
-    interval = props.get_long(interval_key, DEFAULT_SORTING_INTERVAL_MS)
-    if interval <= 0:
-        raise props.invalid(interval_key, "expected a whole number of milliseconds > 0")
-    return SORTING_CLASSES[simple], interval
-
-
 def build_world(
     configuration: SchedulerConfiguration,
     partitions: Sequence[PartitionSpec],
@@ -482,8 +193,8 @@ def build_world(
 ) -> World:
     """A validated world. ``partitions`` must include ``""``; ``settings`` default to those
     read from the configuration (:func:`read_settings`)."""
-    _check_variants(variants)
-    _check_bounds(bounds)
+    check_variants(variants)
+    check_bounds(bounds)
     calc = make_calculator(configuration.calculator)
     partition_specs = _partitions(partitions, configuration)
     partition_index = {p.name: i for i, p in enumerate(partition_specs)}
@@ -517,7 +228,17 @@ def build_world(
         bounds=bounds,
         node_partition=tuple(partition_index[n.partition] for n in node_specs),
         leaves=tuple(i for i, q in enumerate(queues) if q.leaf),
+        ancestor_chains=tuple(_chain(queues, q) for q in range(len(queues))),
     )
+
+
+def _chain(queues: Sequence[QueueInfo], queue: int) -> tuple[int, ...]:
+    """The queue and its ancestors up to root, leaf first."""
+    chain = []
+    while queue >= 0:
+        chain.append(queue)
+        queue = queues[queue].parent
+    return tuple(chain)
 
 
 def _check_combination(variants: Variants, settings: Settings) -> None:
@@ -528,49 +249,6 @@ def _check_combination(variants: Variants, settings: Settings) -> None:
             "pre-8127 with multi-node placement is no Hadoop release (multi-node placement came with 3.2, "
             "after the YARN-8127 check); use single-node placement",
         )
-
-
-#: Rules that only exist on top of another (a record with one and not the other is no release).
-_REQUIRES = (
-    ("yarn_8804", "yarn_4280"),
-    ("reserved_pickup", "yarn_8127"),
-    ("yarn_10259", "yarn_9432"),
-    ("yarn_10293", "yarn_10259"),
-)
-
-
-def _check_variants(variants: Variants) -> None:
-    for name, value in vars(variants).items():
-        if not isinstance(value, bool):
-            raise InputError(WORLD, f"variants.{name}", f"expected true or false, found {value!r}")
-    for rule, needed in _REQUIRES:
-        if getattr(variants, rule) and not getattr(variants, needed):
-            raise InputError(WORLD, f"variants.{rule}", f"{rule} needs {needed} (no Hadoop release has one without the other)")
-
-
-def _check_bounds(bounds: Bounds) -> None:
-    for name in ("max_clock_ms", "tick_ms", "max_proposals", "max_ask", "max_containers", "max_rereservations"):
-        value = getattr(bounds, name)
-        lowest = 0 if name == "max_clock_ms" else 1
-        if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
-            raise InputError(WORLD, f"bounds.{name}", f"expected a whole number >= {lowest}, found {value!r}")
-    for name in ("node_churn", "endless"):
-        if not isinstance(getattr(bounds, name), bool):
-            raise InputError(WORLD, f"bounds.{name}", f"expected true or false, found {getattr(bounds, name)!r}")
-
-
-def time_horizon(settings: Settings) -> int:
-    """The longest span any decision looks back at, plus one: the sorting interval, the
-    monitoring interval, the kill wait (strictly exceeded under Hadoop 2.7.3) and the age at
-    which the policy forgets a mark (twice ``max_wait_before_kill``, semantics A.12). Time
-    stamps older than this all act alike (used by ``Bounds.endless``)."""
-    spans = [settings.sorting_interval_ms if settings.multi_node else 0]
-    config = settings.preemption
-    if config is not None:
-        spans += [config.monitoring_interval_ms, 2 * config.max_wait_before_kill_ms + 1]
-        if config.preemption_to_balance_enabled:
-            spans.append(config.preemption_to_balance_max_wait_ms + 1)
-    return max(spans)
 
 
 def _partitions(partitions: Sequence[PartitionSpec], conf: SchedulerConfiguration) -> tuple[PartitionSpec, ...]:

@@ -24,8 +24,9 @@ Time is the explicit ``clock_ms`` field. Older Spark behaviours are named varian
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 from yarnspec.impl.errors import InputError
 
@@ -49,7 +50,7 @@ KILLED_BY_RESOURCEMANAGER = -106
 KILLED_AFTER_APP_COMPLETION = -107
 
 #: Every named exit status, by name.
-EXIT_STATUS_NAMES: dict[str, int] = {
+EXIT_STATUS_NAMES: Mapping[str, int] = MappingProxyType({
     "SUCCESS": SUCCESS,
     "INVALID": INVALID,
     "ABORTED": ABORTED,
@@ -60,7 +61,7 @@ EXIT_STATUS_NAMES: dict[str, int] = {
     "KILLED_BY_APPMASTER": KILLED_BY_APPMASTER,
     "KILLED_BY_RESOURCEMANAGER": KILLED_BY_RESOURCEMANAGER,
     "KILLED_AFTER_APP_COMPLETION": KILLED_AFTER_APP_COMPLETION,
-}
+})
 
 #: Exits that are YARN's or the node's business, not the application's (SPARK-26269).
 NOT_APP_AND_SYSTEM_FAULT_EXIT_STATUS = frozenset(

@@ -24,6 +24,7 @@ import math
 import re
 from collections.abc import Mapping, MutableMapping, MutableSet, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Protocol
 
 from yarnspec.impl.errors import InputError
@@ -61,7 +62,7 @@ DEFAULT_LOCALITY_WAIT = "3s"
 _CONF_SOURCE = "<spark conf>"
 
 #: Spark's time-string suffixes (``JavaUtils.timeSuffixes``) as microseconds per unit.
-_MICROS_PER_UNIT = {
+_MICROS_PER_UNIT = MappingProxyType({
     "us": 1,
     "ms": 1_000,
     "s": 1_000_000,
@@ -69,7 +70,7 @@ _MICROS_PER_UNIT = {
     "min": 60_000_000,
     "h": 3_600_000_000,
     "d": 86_400_000_000,
-}
+})
 _TIME_STRING = re.compile(r"(-?[0-9]+)([a-z]+)?")
 
 
@@ -250,7 +251,7 @@ _SPARK_2_0 = replace(_SPARK_2_2, speculation_median=SpeculationMedian.SORTED_ROU
 #: 2.12's (their default builds; a ``_2.13`` build of 3.2-3.5 is the same variant with
 #: ``collection_order=CollectionOrder.SCALA_2_13``); 2.x and 1.x (Scala 2.10 / 2.11 / 2.12
 #: builds) are walked in insertion order, which is not their real order.
-VARIANTS: dict[str, DispatchVariant] = {
+VARIANTS: Mapping[str, DispatchVariant] = MappingProxyType({
     "spark-4.0": DispatchVariant(collection_order=CollectionOrder.SCALA_2_13),
     "spark-3.5": replace(_SPARK_3_4, speculation_median=SpeculationMedian.UPPER_MIDDLE),
     "spark-3.4": _SPARK_3_4,
@@ -259,7 +260,7 @@ VARIANTS: dict[str, DispatchVariant] = {
     "spark-2.2-2.4": _SPARK_2_2,
     "spark-2.0-2.1": _SPARK_2_0,
     "spark-1.2": replace(_SPARK_2_0, skip_levels_without_tasks=False),
-}
+})
 
 #: The variant a case or a command uses when none is named.
 DEFAULT_VARIANT = "spark-4.0"

@@ -18,7 +18,10 @@ from yarnspec.impl.scheduler.canonical import renumber_containers
 from yarnspec.impl.scheduler.environment import age, tick
 from yarnspec.impl.scheduler.monitor import monitor_due
 from yarnspec.impl.scheduler.state import NONE, SchedulerState, live_partition_resources
-from yarnspec.impl.scheduler.world import AppSpec, Bounds, RequestSpec, World, build_world, time_horizon
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.settings import time_horizon
+from yarnspec.impl.scheduler.specs import AppSpec, RequestSpec
+from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scenarios import BIG_CONTAINER_SETUP, SCENARIOS, ScenarioModel, big_container_world, no_leak_world
 from yarnspec.spec.scheduler_invariants import check_state
 from yarnspec.spec.scheduler_model import SchedulerModel, starved_queue

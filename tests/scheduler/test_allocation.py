@@ -15,7 +15,8 @@ from yarnspec.impl.scheduler.node_sorting import resource_usage, sorted_nodes, u
 from yarnspec.impl.scheduler.queue_order import compare_utilization, ordered_apps, ordered_children
 from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.world import AppSpec, NodeSpec, PartitionSpec, RequestSpec, World
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.world import World
 
 from tests.scheduler.helpers import gb, make_world, play
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from yarnspec.impl.scheduler.allocate import heartbeat_proposal
-from yarnspec.impl.scheduler.world import AppSpec, HeadroomRule, NodeSpec, RequestSpec, variants
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.variants import HeadroomRule, variants
 
 from tests.scheduler.helpers import gb, make_world
 from tests.scheduler.test_allocation import holding

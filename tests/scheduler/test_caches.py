@@ -1,6 +1,6 @@
-"""The scheduler model's caches (a monitor round per policy input, a proposal pass per pass
-input) give exactly what a fresh computation gives, on every call of real explorations: the
-keys hold everything the computations read."""
+"""The scheduler model's memo (a monitor round per policy input, a proposal pass per pass
+input, the shared view of a state) gives exactly what a fresh computation gives, on every call
+of real explorations: the keys hold everything the computations read."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-import yarnspec.impl.scheduler.actions as actions
+import yarnspec.impl.scheduler.allocate as allocate
 import yarnspec.impl.scheduler.monitor as monitor
+from yarnspec.impl.scheduler.actions import Heartbeat, ProposePartition
+from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.checks.scenario_suite import explore_variant
 from yarnspec.impl.cluster import ContainerId
 from yarnspec.impl.preemption.result import PolicyState
@@ -38,8 +40,9 @@ def test_every_cached_monitor_round_equals_a_fresh_one(
     cached = monitor.policy_round
     calls: list[int] = []
 
-    def checked(world: Any, state: Any) -> Any:
-        result, by_id = cached(world, state)
+    def checked(world: Any, state: Any, memo: Any = None) -> Any:
+        assert memo is not None, "the model's monitor step must use the model's memo"
+        result, by_id = cached(world, state, memo)
         snap = monitor.snapshot(world, state)
         prior = PolicyState(
             {ContainerId(monitor.application_id(state, c.app), c.cid): at for c in state.containers for cid, at in state.marks if cid == c.cid}
@@ -61,20 +64,32 @@ def test_every_cached_monitor_round_equals_a_fresh_one(
 def test_every_cached_proposal_equals_a_fresh_pass(
     name: str, variant: str, bounds: ExploreBounds, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cached = actions._CACHE.get
+    cached = Memo.proposals
     calls: list[int] = []
 
-    def checked(world: Any, state: Any, action: Any) -> Any:
-        got = cached(world, state, action)
-        if isinstance(action, actions.ProposePartition):
-            fresh = actions.partition_pass(world, state, action.partition)
+    def checked(memo: Memo, state: Any, inputs: Any, action: Any, compute: Any) -> Any:
+        got = cached(memo, state, inputs, action, compute)
+        world = memo.world
+        if isinstance(action, ProposePartition):
+            fresh = allocate.partition_pass(world, state, action.partition)
         else:
-            one = (actions.heartbeat_proposal if isinstance(action, actions.Heartbeat) else actions.propose_on_node)(world, state, action.node)
+            one = (allocate.heartbeat_proposal if isinstance(action, Heartbeat) else allocate.propose_on_node)(world, state, action.node)
             fresh = () if one is None else (one,)
         assert got == fresh, action
         calls.append(1)
         return got
 
-    monkeypatch.setattr(actions._CACHE, "get", checked)
+    monkeypatch.setattr(Memo, "proposals", checked)
     _explore(name, variant, bounds)
     assert calls
+
+
+def test_a_memo_refuses_another_worlds_state() -> None:
+    """A memo answers for its own world only: handing it to another world's step is an error,
+    not a silently wrong answer."""
+    from yarnspec.impl.scheduler.actions import enabled, start
+    from yarnspec.spec.scheduler_model import seed002_world, two_queue_world
+
+    one, other = two_queue_world(), seed002_world()
+    with pytest.raises(ValueError, match="another world"):
+        enabled(other, start(other), Memo(one))

@@ -29,8 +29,10 @@ from yarnspec.impl.scheduler.limits import (
     user_limit,
 )
 from yarnspec.impl.scheduler.state import AppPhase, SchedulerState
+from yarnspec.impl.scheduler.scheduling_mode import IGNORE, RESPECT
 from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.world import AppSpec, NodeSpec, RequestSpec, World
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.world import World
 
 from tests.scheduler.helpers import gb, make_world
 
@@ -87,9 +89,9 @@ def test_user_limit_is_the_larger_of_an_equal_share_and_the_minimum_percent() ->
     # share = ceil((1 + 6 + 2) GB / 2) = 4.5 GB, percent = 10 GB x 50% = 5 GB -> 5 GB.
     state = using(world, {0: 6, 1: 2}, asking=(0, 1))
     view = View(world, state)
-    assert user_limit(view, A, 0, False) == gb(5)
-    assert not can_assign_to_user(view, 0, 0, gb(5), Limits(gb(20)))  # u1 at 6 GB is over
-    assert can_assign_to_user(view, 1, 0, gb(5), Limits(gb(20)))
+    assert user_limit(view, A, 0, RESPECT) == gb(5)
+    assert not can_assign_to_user(view, 0, 0, gb(5), Limits(gb(20)))[0]  # u1 at 6 GB is over
+    assert can_assign_to_user(view, 1, 0, gb(5), Limits(gb(20)))[0]
 
 
 def test_over_capacity_the_limit_grows_with_consumption() -> None:
@@ -97,7 +99,7 @@ def test_over_capacity_the_limit_grows_with_consumption() -> None:
     # a uses 12 GB > 10: current capacity = 12 + 1 GB; share = ceil(13 GB / 2) = 6.5 GB,
     # percent = 13 GB x 50% = 6.5 GB; rounded up to the minimum allocation: 7 GB.
     state = using(world, {0: 10, 1: 2}, asking=(0, 1))
-    assert user_limit(View(world, state), A, 0, False) == gb(7)
+    assert user_limit(View(world, state), A, 0, RESPECT) == gb(7)
 
 
 def test_user_limit_factor_caps_one_user_at_the_guarantee() -> None:
@@ -105,11 +107,11 @@ def test_user_limit_factor_caps_one_user_at_the_guarantee() -> None:
     # one active user: share = 1 + 12 GB; percent 100% of 13 GB; capped by 10 GB x factor 1.
     state = using(world, {0: 12}, asking=(0,))
     view = View(world, state)
-    assert user_limit(view, A, 0, False) == gb(10)
-    assert user_limit(view, A, 0, True) == gb(13)  # without exclusivity, capped by the partition only
+    assert user_limit(view, A, 0, RESPECT) == gb(10)
+    assert user_limit(view, A, 0, IGNORE) == gb(13)  # without exclusivity, capped by the partition only
     unlimited = two_users({"root.a.user-limit-factor": "-1", "root.a.maximum-capacity": "80"})
     # A factor of -1 caps by the queue's maximum instead: 1 + 16 GB capped at 80% of 20 GB.
-    assert user_limit(View(unlimited, using(unlimited, {0: 16}, asking=(0,))), A, 0, False) == gb(16)
+    assert user_limit(View(unlimited, using(unlimited, {0: 16}, asking=(0,))), A, 0, RESPECT) == gb(16)
 
 
 def test_pending_considering_user_limit_caps_each_user_by_its_headroom() -> None:
@@ -122,25 +124,27 @@ def test_pending_considering_user_limit_caps_each_user_by_its_headroom() -> None
     # Over all users: limit = max(ceil(10 GB / 2), 10 GB x 50%) = 5 GB: u1 (at 4 GB) gets 1 of
     # the 6 GB it asks for, u2 (at 2 GB) the 1 GB it asks for. (The default calculator's limit
     # carries 1 vcore, as Hadoop's createResource(memory) does: only memory counts.)
-    assert user_limit(view, A, 0, False, active=False) == gb(5)
-    assert pending_considering_user_limit(view, A, 0, False).memory == gb(2).memory
+    assert user_limit(view, A, 0, RESPECT, active=False) == gb(5)
+    assert pending_considering_user_limit(view, A, 0, RESPECT).memory == gb(2).memory
 
 
 def test_queue_limit_from_the_parent_and_the_maximum() -> None:
     world = two_users({"root.a.maximum-capacity": "60"})
     state = using(world, {0: 6, 2: 10})
     view = View(world, state)
-    root = root_limits(view, 0, False)
+    root = root_limits(view, 0, RESPECT)
     assert root.limit == gb(20, 20)
     # a's limit: min(20 - 16 + 6, a's maximum 12 GB) = 10 GB.
     limits = child_limits(view, 0, A, root, 0)
     assert limits.limit.memory == gb(10).memory
-    assert can_assign_to_queue(view, A, 0, limits, gb(0, 0), False)
-    assert limits.headroom.memory == gb(4).memory
+    allowed, checked = can_assign_to_queue(view, A, 0, limits, gb(0, 0), RESPECT)
+    assert allowed
+    assert checked.headroom.memory == gb(4).memory
+    assert limits.headroom.memory == gb(10).memory  # the limits asked about are left as they were
     full = using(world, {0: 10, 2: 10})
     view = View(world, full)
-    limits = child_limits(view, 0, A, root_limits(view, 0, False), 0)
-    assert not can_assign_to_queue(view, A, 0, limits, gb(0, 0), False)
+    limits = child_limits(view, 0, A, root_limits(view, 0, RESPECT), 0)
+    assert not can_assign_to_queue(view, A, 0, limits, gb(0, 0), RESPECT)[0]
 
 
 def test_continue_looking_lets_a_full_queue_allocate_by_unreserving() -> None:
@@ -148,11 +152,12 @@ def test_continue_looking_lets_a_full_queue_allocate_by_unreserving() -> None:
     state = using(world, {0: 10})
     view = View(world, state)
     limits = Limits(gb(20, 20))
-    assert not can_assign_to_queue(view, A, 0, limits, gb(0, 0), False)
-    assert can_assign_to_queue(view, A, 0, limits, gb(2), False)
-    assert limits.amount_needed_unreserve.memory == 0  # used 10 GB - limit 10 GB
+    assert not can_assign_to_queue(view, A, 0, limits, gb(0, 0), RESPECT)[0]
+    allowed, checked = can_assign_to_queue(view, A, 0, limits, gb(2), RESPECT)
+    assert allowed
+    assert checked.amount_needed_unreserve.memory == 0  # used 10 GB - limit 10 GB
     off = two_users({"root.a.maximum-capacity": "50", "yarn.scheduler.capacity.reservations-continue-look-all-nodes": "false"})
-    assert not can_assign_to_queue(View(off, using(off, {0: 10})), A, 0, Limits(gb(20, 20)), gb(2), False)
+    assert not can_assign_to_queue(View(off, using(off, {0: 10})), A, 0, Limits(gb(20, 20)), gb(2), RESPECT)[0]
 
 
 def test_am_limit_and_activation() -> None:

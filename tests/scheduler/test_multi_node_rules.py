@@ -12,7 +12,9 @@ from yarnspec.impl.scheduler.actions import start
 from yarnspec.impl.scheduler.allocate import partition_pass, propose_on_partition
 from yarnspec.impl.scheduler.node_sorting import resort
 from yarnspec.impl.scheduler.state import ProposalKind, SchedulerState
-from yarnspec.impl.scheduler.world import AppSpec, MultiNodeReserve, NodeSpec, RequestSpec, World, variants
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.variants import MultiNodeReserve, variants
+from yarnspec.impl.scheduler.world import World
 
 from tests.scheduler.helpers import gb, make_world
 

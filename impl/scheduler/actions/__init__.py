@@ -1,0 +1,161 @@
+"""The actions of the scheduler model, as one table: :data:`TABLE`.
+
+Every source of nondeterminism is an action, so the explorer can enumerate them and Hypothesis
+can draw them. Each kind of action is one :class:`~.kind.ActionKind` (its name, action class,
+candidates, guard, effect, label and fairness class), defined in the file of its family:
+
+* :mod:`.environment`: ``submit``, ``ask``, ``cancel``, ``launch``, ``complete``,
+  ``release``, ``lose-node``, ``add-node``, ``finish-app``, ``tick``;
+* :mod:`.heartbeat`: ``heartbeat`` (a node's heartbeat allocates and commits at once; only
+  without asynchronous scheduling);
+* :mod:`.propose`: ``propose`` (a scheduling thread proposes from the state it reads, for one
+  node or for a partition's sorted nodes);
+* :mod:`.commit`: ``commit`` (the committer applies or rejects one proposal in flight, in any
+  order: threads interleave);
+* :mod:`.resort`: ``resort`` (the multi-node sorter, every sorting interval);
+* :mod:`.monitor`: ``monitor`` (the preemption monitor, every monitoring interval).
+
+:func:`enabled` lists the enabled actions of a state in the table's order; :func:`take`
+applies one and :func:`apply_action` checks first that it is enabled. Each takes the model's
+:class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when none is given: correct, only
+slower).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import MappingProxyType
+from typing import Any
+
+from ..memo import Memo, memo_for
+from ..node_sorting import initial_order
+from ..state import SchedulerState, initial_state
+from ..world import World
+from . import commit, environment, heartbeat, monitor, propose, resort
+from .commit import Commit, describe_proposal, ids_left
+from .environment import AddNode, Ask, Cancel, Complete, FinishApp, Launch, LoseNode, Release, Submit, Tick
+from .heartbeat import Heartbeat
+from .kind import ActionKind, Candidates, Context, StepResult
+from .monitor import Monitor
+from .propose import ProposeNode, ProposePartition
+from .resort import Resort
+
+Action = (
+    Submit | Ask | Cancel | Launch | Complete | Release | LoseNode | AddNode | FinishApp | Tick
+    | Heartbeat | ProposePartition | ProposeNode | Commit | Resort | Monitor
+)  # fmt: skip
+
+#: Every kind of action, in the order :func:`enabled` lists their actions.
+TABLE: tuple[ActionKind[Any], ...] = (
+    *environment.KINDS, *heartbeat.KINDS, *propose.KINDS, *commit.KINDS, *resort.KINDS, *monitor.KINDS
+)  # fmt: skip
+
+#: Every kind's name, in table order (``propose`` once: its two placements share the name).
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(k.name for k in TABLE))
+
+_BY_CLASS: MappingProxyType[type, ActionKind[Any]] = MappingProxyType({k.action: k for k in TABLE})
+
+
+def _groups(table: tuple[ActionKind[Any], ...]) -> tuple[tuple[Candidates, tuple[ActionKind[Any], ...]], ...]:
+    """Runs of neighbouring kinds with the same candidates: their actions interleave per
+    candidate (``ask(app1, r1)``, ``cancel(app1, r1)``, ``ask(app1, r2)``, ...)."""
+    groups: list[tuple[Candidates, tuple[ActionKind[Any], ...]]] = []
+    for entry in table:
+        if groups and groups[-1][0] is entry.candidates:
+            groups[-1] = (entry.candidates, (*groups[-1][1], entry))
+        else:
+            groups.append((entry.candidates, (entry,)))
+    return tuple(groups)
+
+
+_GROUPS = _groups(TABLE)
+
+
+def action_kind(action: Action) -> ActionKind[Any]:
+    """The table entry of an action."""
+    return _BY_CLASS[type(action)]
+
+
+def kind(action: Action) -> str:
+    """The action's kind, one of :data:`KINDS`."""
+    return _BY_CLASS[type(action)].name
+
+
+def start(world: World) -> SchedulerState:
+    """The initial state: the initially live nodes empty, nothing submitted, the clock at 0,
+    and (with multi-node placement) the sorter's first order."""
+    return initial_order(world, initial_state(world))
+
+
+def enabled(world: World, state: SchedulerState, memo: Memo | None = None) -> list[Action]:
+    """The enabled actions of ``state``, in table order (environment first)."""
+    return list(_enabled(Context(world, state, memo_for(world, memo))))
+
+
+def _enabled(context: Context) -> Iterator[Action]:
+    for candidates, kinds in _GROUPS:
+        for args in candidates(context.world, context.state):
+            for entry in kinds:
+                action = entry.action(*args)
+                if entry.guard(context, action):
+                    yield action
+
+
+def apply_action(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:
+    """The effect of an enabled action (``ValueError`` if it is not enabled)."""
+    memo = memo_for(world, memo)
+    if action not in enabled(world, state, memo):
+        raise ValueError(f"{label(world, action)} is not enabled")
+    return take(world, state, action, memo)
+
+
+def take(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:
+    """The effect of an action the caller took from :func:`enabled` for this very state
+    (no second check: walkers and the explorer already know it is enabled)."""
+    return action_kind(action).effect(Context(world, state, memo_for(world, memo)), action)
+
+
+def step(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> SchedulerState:
+    """The state an enabled action leads to."""
+    return apply_action(world, state, action, memo).state
+
+
+def successors(world: World, state: SchedulerState, memo: Memo | None = None) -> list[tuple[Action, SchedulerState]]:
+    """Every enabled action with the state it leads to, in :func:`enabled` order."""
+    memo = memo_for(world, memo)
+    return [(action, take(world, state, action, memo).state) for action in enabled(world, state, memo)]
+
+
+def label(world: World, action: Action) -> str:
+    """A readable text of an action, such as ``heartbeat(n1)`` or ``ask(app2, r1)``."""
+    return action_kind(action).label(world, action)
+
+
+def action_class(action: Action) -> str:
+    """The fairness class: the kind, per node for heartbeats (``heartbeat@2``); a proposal for
+    one node (``propose-node``: single-node placement) apart from a partition's multi-node
+    pass (``propose``)."""
+    return action_kind(action).fairness_class(action)
+
+
+def fair_classes(world: World) -> frozenset[str]:
+    """The fairness classes of every weakly fair kind's actions in ``world`` (``heartbeat@N``
+    per node, ``propose``, ``propose-node``, ``commit``, ``resort``, ``tick``, ``monitor``)."""
+    state = start(world)
+    found: set[str] = set()
+    for entry in TABLE:
+        if not entry.fair:
+            continue
+        if entry.fairness is None:
+            found.add(entry.name)
+        else:
+            found.update(entry.fairness(entry.action(*args)) for args in entry.candidates(world, state))
+    return frozenset(found)
+
+__all__ = [
+    "KINDS", "TABLE", "Action", "ActionKind", "AddNode", "Ask", "Cancel", "Commit", "Complete", "Context",
+    "FinishApp", "Heartbeat", "Launch", "LoseNode", "Monitor", "ProposeNode",
+    "ProposePartition", "Release", "Resort", "StepResult", "Submit", "Tick", "action_class", "action_kind",
+    "apply_action", "describe_proposal", "enabled", "fair_classes", "ids_left", "kind", "label", "start", "step",
+    "successors", "take",
+]  # fmt: skip

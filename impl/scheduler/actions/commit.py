@@ -1,0 +1,78 @@
+"""The committer's action: apply or reject one proposal in flight.
+
+With asynchronous scheduling, scheduling threads leave proposals in a queue and the committer
+takes them in any order (threads interleave): ``CapacityScheduler.tryCommit`` re-checks each
+against the state as it is now (:mod:`yarnspec.impl.scheduler.async_commit`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..accounting import Edit
+from ..async_commit import CommitResult, commit, needs_new_id
+from ..state import NONE, Proposal, SchedulerState
+from ..world import World
+from .kind import ActionKind, Context, StepResult
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """The committer takes ``proposal`` from the in-flight proposals."""
+
+    proposal: Proposal
+
+
+def ids_left(world: World, state: SchedulerState) -> bool:
+    """Whether the world's bound on container ids allows another one."""
+    return state.next_container < world.bounds.max_containers
+
+
+def committable(context: Context, proposal: Proposal) -> bool:
+    """The proposal needs no new container id, or the world's bound allows one."""
+    return ids_left(context.world, context.state) or not needs_new_id(proposal)
+
+
+def in_flight(world: World, state: SchedulerState) -> list[tuple[Proposal]]:
+    """Every distinct proposal in flight, in queue order."""
+    return [(proposal,) for proposal in dict.fromkeys(state.proposals)]
+
+
+def _guard(context: Context, action: Commit) -> bool:
+    """Asynchronous scheduling, and the bound on container ids allows the proposal."""
+    return context.world.settings.async_scheduling and committable(context, action.proposal)
+
+
+def _effect(context: Context, action: Commit) -> StepResult:
+    """The proposal leaves the queue and is committed or rejected."""
+    edit = Edit(context.world, context.state)
+    edit.proposals.remove(action.proposal)
+    return commit_note(commit(context.world, edit.freeze(), action.proposal), action.proposal)
+
+
+def commit_note(result: CommitResult, proposal: Proposal) -> StepResult:
+    """The step result of a commit, noting what was committed or why it was rejected."""
+    what = proposal.kind.name.lower()
+    if proposal.from_reserved != NONE and what == "allocate":
+        what = "allocate from reservation"
+    if result.accepted:
+        return StepResult(result.state, f"committed {what}")
+    return StepResult(result.state, f"rejected {what}: {result.reason}")
+
+
+def describe_proposal(world: World, proposal: Proposal) -> str:
+    """``allocate app1/r1 on n2 from c3``-style text of a proposal."""
+    text = f"{proposal.kind.name.lower()} {world.apps[proposal.app].name}/r{proposal.request} on {world.nodes[proposal.node].name}"
+    if proposal.from_reserved != NONE:
+        text += f" from c{proposal.from_reserved}"
+    if proposal.release != NONE:
+        text += f" releasing c{proposal.release}"
+    return text
+
+
+COMMIT = ActionKind(
+    "commit", Commit, in_flight, _guard, _effect, argument=lambda world, a: describe_proposal(world, a.proposal), fair=True
+)
+
+#: The committer's kinds.
+KINDS: tuple[ActionKind, ...] = (COMMIT,)

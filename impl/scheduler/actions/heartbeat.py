@@ -1,0 +1,60 @@
+"""A node's heartbeat: without asynchronous scheduling, the scheduler allocates for the node
+and commits at once (``CapacityScheduler.nodeUpdate`` then ``allocateContainersToNode``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..allocate import heartbeat_proposal
+from ..async_commit import commit
+from ..state import Proposal
+from ..view import View
+from .commit import commit_note, committable
+from .kind import ActionKind, Context, StepResult, node_name, per_node
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """Node ``node`` heartbeats: the scheduler allocates for it and commits at once."""
+
+    node: int
+
+
+def _proposals(context: Context, action: Heartbeat) -> tuple[Proposal, ...]:
+    """What the heartbeat's pass proposes (at most one proposal)."""
+
+    def compute(view: View) -> tuple[Proposal, ...]:
+        one = heartbeat_proposal(context.world, context.state, action.node, view)
+        return () if one is None else (one,)
+
+    return context.proposals(action, compute)
+
+
+def _guard(context: Context, action: Heartbeat) -> bool:
+    """Heartbeats allocate (no asynchronous scheduling), the pass proposes something, and the
+    bound on container ids allows it."""
+    if context.world.settings.async_scheduling:
+        return False
+    proposals = _proposals(context, action)
+    return bool(proposals) and committable(context, proposals[0])
+
+
+def _effect(context: Context, action: Heartbeat) -> StepResult:
+    """The pass's proposal is committed (or rejected) at once."""
+    (proposal,) = _proposals(context, action)
+    return commit_note(commit(context.world, context.state, proposal), proposal)
+
+
+HEARTBEAT = ActionKind(
+    "heartbeat",
+    Heartbeat,
+    per_node,
+    _guard,
+    _effect,
+    argument=lambda world, a: node_name(world, a.node),
+    fairness=lambda a: f"heartbeat@{a.node}",
+    fair=True,
+)
+
+#: The heartbeat's kinds.
+KINDS: tuple[ActionKind, ...] = (HEARTBEAT,)

@@ -1,0 +1,27 @@
+"""The preemption monitor's action: one round of the policy every monitoring interval, with
+the scheduler's handling of its events (:mod:`yarnspec.impl.scheduler.monitor`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..monitor import monitor_due, run_monitor
+from .kind import ActionKind, Context, StepResult, once
+
+
+@dataclass(frozen=True, slots=True)
+class Monitor:
+    """The preemption monitor runs one round."""
+
+
+def _effect(context: Context, action: Monitor) -> StepResult:
+    """The round's marks, kills and dropped reservations, noted by count."""
+    result = run_monitor(context.world, context.state, context.memo)
+    counts = (("marked", result.marked), ("killed", result.killed), ("unreserved", result.unreserved))
+    return StepResult(result.state, ", ".join(f"{name} {len(ids)}" for name, ids in counts if ids))
+
+
+MONITOR = ActionKind("monitor", Monitor, once, guard=lambda c, a: monitor_due(c.world, c.state), effect=_effect, fair=True)
+
+#: The monitor's kinds.
+KINDS: tuple[ActionKind, ...] = (MONITOR,)

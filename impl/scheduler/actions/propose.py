@@ -1,0 +1,82 @@
+"""A scheduling thread's proposal (asynchronous scheduling): it runs an allocation pass on
+the state it reads and leaves what it proposes in the commit queue
+(``CapacityScheduler.schedule`` and ``allocateContainersToNode``), for one node (single-node
+placement: its loop over the node list, split at a random point, may be at any node) or for a
+partition's sorted candidates (multi-node placement, ``allocateContainersOnMultiNodes``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..accounting import Edit
+from ..allocate import partition_pass, propose_on_node
+from ..state import Proposal
+from ..view import View
+from .kind import ActionKind, Context, StepResult, node_name, per_node, per_partition
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeNode:
+    """A scheduling thread proposes for node ``node`` (single-node placement)."""
+
+    node: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProposePartition:
+    """A scheduling thread proposes for the multi-node candidates of ``partition``."""
+
+    partition: int
+
+
+def _room(context: Context) -> bool:
+    """Asynchronous scheduling, and fewer proposals in flight than the world's bound."""
+    world = context.world
+    return world.settings.async_scheduling and len(context.state.proposals) < world.bounds.max_proposals
+
+
+def _node_proposals(context: Context, action: ProposeNode) -> tuple[Proposal, ...]:
+    def compute(view: View) -> tuple[Proposal, ...]:
+        one = propose_on_node(context.world, context.state, action.node, view)
+        return () if one is None else (one,)
+
+    return context.proposals(action, compute)
+
+
+def _partition_proposals(context: Context, action: ProposePartition) -> tuple[Proposal, ...]:
+    return context.proposals(action, lambda view: partition_pass(context.world, context.state, action.partition, view))
+
+
+def _propose(context: Context, made: tuple[Proposal, ...]) -> StepResult:
+    """A pass's proposals go into the commit queue in order, as far as the bound on proposals
+    in flight allows (the reservations it serves come first)."""
+    room = context.world.bounds.max_proposals - len(context.state.proposals)
+    made = made[:room]
+    edit = Edit(context.world, context.state)
+    edit.proposals.extend(made)
+    return StepResult(edit.freeze(), "proposed " + ", ".join(p.kind.name.lower() for p in made))
+
+
+PROPOSE_NODE = ActionKind(
+    "propose",
+    ProposeNode,
+    per_node,
+    guard=lambda c, a: _room(c) and not c.world.settings.multi_node and bool(_node_proposals(c, a)),
+    effect=lambda c, a: _propose(c, _node_proposals(c, a)),
+    argument=lambda world, a: node_name(world, a.node),
+    fairness=lambda a: "propose-node",
+    fair=True,
+)
+
+PROPOSE_PARTITION = ActionKind(
+    "propose",
+    ProposePartition,
+    per_partition,
+    guard=lambda c, a: _room(c) and c.world.settings.multi_node and bool(_partition_proposals(c, a)),
+    effect=lambda c, a: _propose(c, _partition_proposals(c, a)),
+    argument=lambda world, a: f"partition {world.partitions[a.partition].name!r}",
+    fair=True,
+)
+
+#: The scheduling threads' kinds: one per placement (a world uses one of them).
+KINDS: tuple[ActionKind, ...] = (PROPOSE_NODE, PROPOSE_PARTITION)

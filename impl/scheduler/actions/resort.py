@@ -1,0 +1,27 @@
+"""The multi-node sorter's action: re-sort the candidate nodes every sorting interval
+(``MultiNodeSorter``; :mod:`yarnspec.impl.scheduler.node_sorting`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..node_sorting import resort, resort_due
+from .kind import ActionKind, StepResult, once
+
+
+@dataclass(frozen=True, slots=True)
+class Resort:
+    """The multi-node sorter re-sorts the candidate nodes."""
+
+
+RESORT = ActionKind(
+    "resort",
+    Resort,
+    once,
+    guard=lambda c, a: resort_due(c.world, c.state),
+    effect=lambda c, a: StepResult(resort(c.world, c.state)),
+    fair=True,
+)
+
+#: The sorter's kinds.
+KINDS: tuple[ActionKind, ...] = (RESORT,)
