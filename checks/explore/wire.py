@@ -16,10 +16,11 @@ import pickle
 from typing import Any
 
 
-def _rebuild(kind: type, names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
-    """A dataclass instance of ``kind`` with ``names`` set to ``values`` (caches left empty)."""
+def _rebuild(kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...] = ()) -> Any:
+    """A dataclass instance of ``kind`` with ``names`` set to ``values`` and the fields left
+    out of comparison set to their ``defaults`` (or left empty)."""
     value: Any = object.__new__(kind)
-    for name, item in zip(names, values):
+    for name, item in (*zip(names, values), *defaults):
         object.__setattr__(value, name, item)
     return value
 
@@ -29,26 +30,32 @@ class _WirePickler(pickle.Pickler):
 
     def __init__(self, buffer: io.BytesIO) -> None:
         super().__init__(buffer, protocol=5)
-        self._fields: dict[type, tuple[str, ...] | None] = {}
+        self._fields: dict[type, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]] | None] = {}
 
     def reducer_override(self, value: Any) -> Any:
         """Dataclasses by class and compared fields; the rest as usual."""
         kind = type(value)
-        names = self._fields.get(kind, ())
-        if names == ():
-            names = self._fields[kind] = (
-                tuple(f.name for f in dataclasses.fields(value) if f.compare)
-                if dataclasses.is_dataclass(value) and not isinstance(value, type) and _caches(value)
-                else None
-            )
-        if names is None:
+        if kind not in self._fields:
+            self._fields[kind] = _layout(value)
+        layout = self._fields[kind]
+        if layout is None:
             return NotImplemented
-        return _rebuild, (kind, names, tuple(getattr(value, name) for name in names))
+        names, defaults = layout
+        return _rebuild, (kind, names, tuple(getattr(value, name) for name in names), defaults)
 
 
-def _caches(value: Any) -> bool:
-    """Whether a dataclass has fields left out of comparison (caches), or uses slots."""
-    return hasattr(type(value), "__slots__") or any(not f.compare for f in dataclasses.fields(value))
+def _layout(value: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]] | None:
+    """For a dataclass with fields left out of comparison (caches) or with slots, and no
+    pickling of its own: its compared fields and the defaults of the others."""
+    kind = type(value)
+    if not dataclasses.is_dataclass(value) or isinstance(value, type) or "__reduce__" in vars(kind):
+        return None
+    every = dataclasses.fields(value)
+    if not hasattr(kind, "__slots__") and all(f.compare for f in every):
+        return None
+    names = tuple(f.name for f in every if f.compare)
+    defaults = tuple((f.name, f.default) for f in every if not f.compare and f.default is not dataclasses.MISSING)
+    return names, defaults
 
 
 def dumps(value: Any) -> bytes:
