@@ -28,6 +28,7 @@ from pathlib import Path
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant, find_scenario
 
+from . import explore_scale
 from .command_line import whole_number_argument
 from .explore import ExploreResult, FixedVariant, emit_test
 from .explore.result import HOLDS
@@ -69,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--emit-test", metavar="FILE", help="write a pytest file that replays the counterexample and checks the fixed variant")
     parser.add_argument("--fixed-variant", metavar="V", help="the fixed variant --emit-test checks (default: see docs/traces.md)")
     render_files.add_arguments(parser)
+    explore_scale.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.list:
         _refuse_with_list(args)
+        explore_scale.refuse(args, "does not apply to --list")
         if args.world:
             chosen = [load_world(args.world).scenario]
         else:
@@ -100,12 +103,16 @@ def run(args: argparse.Namespace) -> int:
         seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)
         walks = _number(args.walks, "--walks", DEFAULT_WALKS, 1)
         steps = _number(args.steps, "--steps", DEFAULT_STEPS, 0)
+        explore_scale.refuse(args, "does not apply to --simulate")
         outcome = simulate_variant(scenario, variant, seed, walks, steps)
     else:
         _refuse(args, ("seed", "walks", "steps"), "applies only with --simulate")
         time_limit = None if args.time_limit is None else _number(args.time_limit, "--time-limit", 0, 1)
         progress_every = _number(args.progress_every, "--progress-every", DEFAULT_PROGRESS_EVERY, 1)
-        outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, progress_every)
+        if explore_scale.wanted(args):
+            outcome = explore_scale.explore(scenario, variant, _bounds(scenario, args), args, time_limit, progress_every)
+        else:
+            outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, progress_every)
     _write_outputs(outcome, args)
     for line in render_files.write_pictures(args, outcome.trace, scenario.model(variant), SOURCE):
         print(f"explore: {line}", file=sys.stderr)

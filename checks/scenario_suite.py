@@ -82,7 +82,9 @@ class ScenarioOutcome:
             document["properties"] = [
                 {"name": p.name, "status": p.verdict.status, "verdict": p.verdict.text} for p in result.properties
             ]
-            document["stats"] = result.to_json()["stats"]
+            explored = result.to_json()
+            document["stats"] = explored["stats"]
+            document |= {name: explored[name] for name in ("workers", "coverage", "fingerprints") if name in explored}
         else:
             document["simulation"] = {"seed": result.seed, "walks": result.walks, "max_steps": result.max_steps}
         document["trace"] = None if self.trace is None else self.trace.to_json()
@@ -116,6 +118,11 @@ def explore_variant(
         time_limit=time_limit,
         progress_every=progress_every,
     )
+    return judge_explored(scenario, variant, bounds, result)
+
+
+def judge_explored(scenario: Scenario, variant: ScenarioVariant, bounds: ExploreBounds, result: ExploreResult) -> ScenarioOutcome:
+    """The outcome of an exploration of one variant (by any engine) within ``bounds``."""
     trace = result.violation
     if not scenario.checks_progress(variant):
         verdict = result.verdict

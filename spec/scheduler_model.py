@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, take
+from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, take
 from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, renumber_containers
 from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
@@ -118,6 +118,14 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
     def action_class(self, action: Action) -> str:
         """The action's kind; heartbeats per node (``heartbeat@0``)."""
         return action_class(action)
+
+    def action_kind(self, action: Action) -> str:
+        """The action's kind (one of the scheduler's action kinds), for coverage reports."""
+        return kind(action)
+
+    def action_kinds(self) -> Sequence[str]:
+        """Every action kind of the scheduler model."""
+        return KINDS
 
     def canonical(self, state: ModelState) -> Hashable:
         """The symmetry class representative (and the broken step invariants)."""

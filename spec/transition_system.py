@@ -146,6 +146,16 @@ class TransitionSystem(Protocol[StateT, ActionT]):
         """The fairness class of an action, such as ``heartbeat`` or ``commit``."""
         return "step"
 
+    def action_kind(self, action: ActionT) -> str:
+        """The kind of an action (``heartbeat``, ``commit``), for coverage reports: by default
+        its fairness class up to an ``@`` (``heartbeat@n1`` is of kind ``heartbeat``)."""
+        return self.action_class(action).partition("@")[0]
+
+    def action_kinds(self) -> Sequence[str]:
+        """Every kind the model's actions can have, in a fixed order, so that a coverage report
+        can flag kinds never enabled; empty (the default) when the model does not say."""
+        return ()
+
     def canonical(self, state: StateT) -> Hashable:
         """The representative of the state's symmetry class, used when symmetry is on.
 
@@ -166,3 +176,15 @@ class TransitionSystem(Protocol[StateT, ActionT]):
     def state_json(self, state: StateT) -> JSONValue:
         """A JSON-able picture of the state for traces (a dict of named fields, say)."""
         return state
+
+
+def kind_of(model: TransitionSystem[Any, ActionT], action: ActionT) -> str:
+    """``model.action_kind(action)``, or the default for a model that does not inherit it."""
+    method = getattr(model, "action_kind", None)
+    return method(action) if method is not None else model.action_class(action).partition("@")[0]
+
+
+def kinds_of(model: TransitionSystem[Any, Any]) -> Sequence[str]:
+    """``model.action_kinds()``, or no kinds for a model that does not inherit it."""
+    method = getattr(model, "action_kinds", None)
+    return tuple(method()) if method is not None else ()

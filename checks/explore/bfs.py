@@ -66,6 +66,7 @@ class _Search:
     depth: int = 0
     complete_depth: int = 0
     truncated: bool = False
+    interrupted: bool = False
     violation: tuple[int, str, str, str] | None = None  # (index, kind, name, message)
 
     def run(self) -> None:
@@ -78,6 +79,9 @@ class _Search:
         gc.set_threshold(GC_FIRST_GENERATION, *thresholds[1:])
         try:
             self._run()
+        except KeyboardInterrupt:
+            self.truncated = self.interrupted = True  # Ctrl-C: a partial result, reported as bounded
+            self.depth = self.complete_depth
         finally:
             gc.set_threshold(*thresholds)
 
@@ -303,6 +307,9 @@ def _explore(
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
     if search.deadline is not None and search.truncated and time.perf_counter() > search.deadline:
         notes.append(f"stopped at the time limit of {time_limit:g} s: the figures are those reached by then")
+    if search.interrupted:
+        search.violation = None
+        notes.append("interrupted (Ctrl-C): the figures are those reached by then")
 
     violation: Trace | None = None
     if search.violation is not None:

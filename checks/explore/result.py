@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .coverage import Coverage
+from .fingerprint import FINGERPRINT_BITS
 from .trace import Trace
 
 HOLDS = "holds"
@@ -119,6 +121,9 @@ class ExploreResult:
     ``verdict`` covers the invariants and deadlock (``violation`` is their shortest
     counterexample) and, when checked, the progress properties in ``properties``; ``notes``
     says what the run changed or left out (symmetry turned off for liveness, say).
+    ``coverage`` counts actions per kind when asked; ``collision_probability`` is set in
+    fingerprint mode (:func:`yarnspec.checks.explore.fingerprint.collision_probability`);
+    ``workers`` is the number of partitions the search ran in.
     """
 
     model: str
@@ -129,6 +134,9 @@ class ExploreResult:
     properties: tuple[PropertyResult, ...]
     stats: Stats
     notes: tuple[str, ...] = field(default=())
+    coverage: Coverage | None = None
+    collision_probability: float | None = None
+    workers: int = 1
 
     def to_json(self) -> dict[str, Any]:
         """JSON-able form (the CLI prints it with ``--json``)."""
@@ -142,7 +150,18 @@ class ExploreResult:
             "properties": [result.to_json() for result in self.properties],
             "stats": asdict(self.stats),
             "notes": list(self.notes),
-        }
+        } | self._scale_json()
+
+    def _scale_json(self) -> dict[str, Any]:
+        """The parallel search's additions, present only when they apply."""
+        extra: dict[str, Any] = {}
+        if self.workers != 1:
+            extra["workers"] = self.workers
+        if self.coverage is not None:
+            extra["coverage"] = self.coverage.to_json()
+        if self.collision_probability is not None:
+            extra["fingerprints"] = {"bits": FINGERPRINT_BITS, "collision_probability": self.collision_probability}
+        return extra
 
     def report(self, full: bool = False) -> str:
         """A readable report: verdict, statistics, notes, property verdicts, counterexamples
@@ -151,6 +170,13 @@ class ExploreResult:
         lines = [f"{identity}: {self.verdict.text}"]
         lines.append(f"  {self.stats.line()}")
         lines += [f"  note: {note}" for note in self.notes]
+        if self.collision_probability is not None:
+            lines.append(
+                f"  fingerprints: {FINGERPRINT_BITS}-bit, probability of a collision {self.collision_probability:.1e} "
+                f"(birthday estimate n(n-1)/2^{FINGERPRINT_BITS + 1})"
+            )
+        if self.coverage is not None:
+            lines.append(self.coverage.format())
         lines += [f"  {result.description}: {result.verdict.text}" for result in self.properties]
         if self.violation is not None:
             lines.append(self.violation.format(full))

@@ -143,6 +143,10 @@ class ToyModel(TransitionSystem[int, ToyAction]):
         kind, _, node = action
         return f"{_KINDS[kind]}@n{node}"
 
+    def action_kinds(self) -> tuple[str, ...]:
+        """``allocate`` and ``release``."""
+        return _KINDS
+
     def classes(self, kind: str) -> frozenset[str]:
         """Every action class of one kind (``"allocate"`` or ``"release"``), one per node."""
         return frozenset(f"{kind}@n{node}" for node in range(self.nodes))

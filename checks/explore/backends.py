@@ -1,0 +1,169 @@
+"""Where the partitions of a parallel search run: in this process, or in local processes.
+
+A backend holds ``count`` :class:`~.partition.Partition` objects and calls one method on each
+(:meth:`Backend.call`), all at once, returning the answers in partition order. Ray actors are
+a third backend (:mod:`.ray_backend`).
+
+Local processes are started with the ``spawn`` method: each is a fresh interpreter that
+imports yarnspec and builds its model from the :class:`~.model_source.ModelSource`. ``fork``
+would copy the coordinator's memory, including the reference implementation's module-level
+caches keyed by object identity, and forking a process that runs threads is unsafe; spawn
+costs about a second per worker at start and nothing after. Workers ignore SIGINT: Ctrl-C in a
+terminal reaches the whole process group, and only the coordinator decides what to do (stop,
+report, shut the workers down). Every worker runs with the same ``PYTHONHASHSEED``
+(:data:`HASH_SEED`), so that Python's ``hash`` of a key is the same in each.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import traceback
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
+
+from .model_source import ModelSource
+from .partition import Partition, SearchOptions
+
+#: The hash seed of every worker process (any fixed value does).
+HASH_SEED = "0"
+#: Seconds a worker is given to exit after being asked, before it is terminated.
+EXIT_GRACE = 5.0
+
+
+class WorkerError(RuntimeError):
+    """A worker failed; the message holds its traceback."""
+
+
+class Backend(Protocol):
+    """Runs the partitions of one search."""
+
+    count: int
+
+    def call(self, method: str, arguments: Sequence[tuple[Any, ...] | None]) -> list[Any]:
+        """Call ``method`` on every partition whose ``arguments`` entry is not ``None``, all at
+        once; the answers in partition order (``None`` for partitions not called)."""
+        ...
+
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers (idempotent); ``wait=False`` stops them at once (Ctrl-C)."""
+        ...
+
+
+class InlineBackend:
+    """Every partition in this process, called one after another (one worker, or tests)."""
+
+    def __init__(self, count: int, source: ModelSource, options: SearchOptions) -> None:
+        self.count = count
+        self.partitions = [Partition(i, count, source, options) for i in range(count)]
+
+    def call(self, method: str, arguments: Sequence[tuple[Any, ...] | None]) -> list[Any]:
+        """Call each partition in turn."""
+        return [None if args is None else getattr(p, method)(*args) for p, args in zip(self.partitions, arguments)]
+
+    def close(self, wait: bool = True) -> None:
+        """Nothing to stop."""
+
+
+def _serve(connection: Connection, index: int, count: int, source: ModelSource, options: SearchOptions) -> None:
+    """A worker process: build the partition, then answer calls until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        partition = Partition(index, count, source, options)
+        connection.send(("ok", None))
+        while True:
+            message = connection.recv()
+            if message is None:
+                return
+            method, args = message
+            connection.send(("ok", getattr(partition, method)(*args)))
+    except (EOFError, BrokenPipeError):
+        return  # the coordinator is gone
+    except BaseException:  # noqa: BLE001 - every failure goes back to the coordinator as text
+        try:
+            connection.send(("error", traceback.format_exc()))
+        except (OSError, EOFError):
+            pass
+
+
+@contextmanager
+def _starting_workers(seed: str) -> Iterator[None]:
+    """While processes are started: ``PYTHONHASHSEED`` set (spawn copies the environment) and
+    SIGINT ignored, which a new interpreter inherits, so that Ctrl-C during a worker's start
+    (its imports take a while) reaches only the coordinator."""
+    before = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = seed
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        if before is None:
+            del os.environ["PYTHONHASHSEED"]
+        else:
+            os.environ["PYTHONHASHSEED"] = before
+
+
+class ProcessBackend:
+    """One spawned local process per partition (see the module docstring)."""
+
+    def __init__(self, count: int, source: ModelSource, options: SearchOptions) -> None:
+        self.count = count
+        context = multiprocessing.get_context("spawn")
+        self._connections: list[Connection] = []
+        self._processes: list[Any] = []
+        try:
+            with _starting_workers(HASH_SEED):
+                for index in range(count):
+                    mine, theirs = context.Pipe()
+                    process = context.Process(
+                        target=_serve, args=(theirs, index, count, source, options), name=f"yarnspec-explore-{index}", daemon=True
+                    )
+                    process.start()
+                    theirs.close()
+                    self._connections.append(mine)
+                    self._processes.append(process)
+            for connection in self._connections:
+                self._answer(connection)
+        except BaseException:
+            self.close()
+            raise
+
+    @staticmethod
+    def _answer(connection: Connection) -> Any:
+        try:
+            status, value = connection.recv()
+        except EOFError:
+            raise WorkerError("a worker process exited unexpectedly") from None
+        if status != "ok":
+            raise WorkerError(f"a worker failed:\n{value}")
+        return value
+
+    def call(self, method: str, arguments: Sequence[tuple[Any, ...] | None]) -> list[Any]:
+        """Send the call to every worker, then collect the answers."""
+        for connection, args in zip(self._connections, arguments):
+            if args is not None:
+                connection.send((method, args))
+        return [None if args is None else self._answer(c) for c, args in zip(self._connections, arguments)]
+
+    def close(self, wait: bool = True) -> None:
+        """Ask every worker to exit (with ``wait``; else terminate it at once), and wait for all."""
+        for connection in self._connections:
+            try:
+                connection.send(None)
+            except (OSError, ValueError):
+                pass
+        for process in self._processes:
+            process.join(EXIT_GRACE if wait else 0)
+            if process.is_alive():
+                process.terminate()
+                process.join(EXIT_GRACE)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        for connection in self._connections:
+            connection.close()
+        self._connections, self._processes = [], []

@@ -1,0 +1,286 @@
+"""One partition of a parallel breadth-first search: the states it owns and their expansion.
+
+The visited set is split by a hash of each state's key (the state, or its canonical form with
+symmetry on) into ``count`` partitions; partition ``i`` owns the keys whose hash is ``i``
+modulo ``count``. Every partition runs the same steps, level by level, driven by the
+coordinator (:mod:`.parallel`), in a local process, a Ray actor or the coordinator's own
+process:
+
+1. :meth:`Partition.expand` takes the successors of the frontier states it owns and sorts them
+   into one outbox per owner, dropping successors it owns and has seen;
+2. :meth:`Partition.receive` merges what every partition sent it, keeps the keys not seen yet
+   and, for each, the first discovery in breadth-first order, then checks the invariants;
+3. :meth:`Partition.commit` stores the new states up to the coordinator's cut (a state bound),
+   which become the next frontier.
+
+Ties are broken as one worker breaks them: a state's *rank* orders the frontier as the
+one-worker search orders it (the order in which states were first reached), and a successor's
+*tag* ``(rank of parent, position in the parent's successor list)`` orders the candidates of
+the next level. The first discovery of a state is the one with the least tag, which is the
+one a single worker meets first; so the parents recorded, and the traces rebuilt from them,
+are the same for any number of partitions. The next level's ranks are ``rank * base +
+position``, with ``base`` above every successor list's length, which keeps that order.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+import time
+from array import array
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from yarnspec.spec.transition_system import first_violation
+
+from .bfs import _keys_bytes
+from .coverage import Coverage
+from .fingerprint import KeyEncoder, fingerprint
+from .model_source import ModelSource
+from .wire import dumps, loads
+
+#: Routing by Python's ``hash`` of the key (every worker runs with the same ``PYTHONHASHSEED``).
+ROUTE_BY_HASH = "hash"
+#: Routing by the stable fingerprint of the key's encoding (for keys whose hash is per-process).
+ROUTE_BY_FINGERPRINT = "fingerprint"
+
+#: A candidate's tag: (rank of the parent, position in its successor list).
+Tag = tuple[int, int]
+#: The parent of an initial state.
+ROOT = -1
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """What every partition must agree on."""
+
+    symmetry: bool = False
+    fingerprints: bool = False
+    deadlock: bool = True
+    coverage: bool = False
+    routing: str = ROUTE_BY_HASH
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """What :meth:`Partition.expand` reports: the outboxes (pickled, one per partition, empty
+    for itself), the transitions, the longest successor list, the first deadlocked state
+    ``(rank, local index)`` and whether the deadline stopped it."""
+
+    outboxes: list[bytes]
+    transitions: int
+    longest: int
+    deadlock: tuple[int, int] | None
+    timed_out: bool
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What :meth:`Partition.receive` reports: the new states found and the first one (by
+    tag) violating an invariant, as ``(tag, name, message)``."""
+
+    new: int
+    violation: tuple[Tag, str, str] | None
+
+
+class Partition:
+    """One partition (see the module docstring); built from a :class:`ModelSource`."""
+
+    def __init__(self, index: int, count: int, source: ModelSource, options: SearchOptions) -> None:
+        self.index, self.count, self.options = index, count, options
+        self.model = source.build()
+        self._canonical = self.model.canonical if options.symmetry else None
+        self._invariants = tuple(self.model.invariants())
+        self._encoder = KeyEncoder()
+        self.seen: set[Hashable] = set()
+        self.parent_part = array("i")
+        self.parent_index = array("q")
+        self.position = array("I")
+        self.frontier: list[tuple[int, int, Any]] = []  # (rank, local index, state), by rank
+        self.coverage = Coverage.of(self.model) if options.coverage else None
+        self._expanded: list[tuple[int, int]] = []  # (rank, successors) of this level's parents
+        self._own_box: dict[Hashable, tuple[Any, ...]] = {}
+        self._new: list[tuple[Tag, Hashable, tuple[Any, ...]]] = []
+        self._level_coverage: Coverage | None = None  # this level's counts, kept at commit
+        self._cpu_started = time.process_time()
+
+    # -- keys and owners --------------------------------------------------------------------
+
+    def key(self, state: Any) -> tuple[Hashable, int]:
+        """The key stored for ``state`` and the partition that owns it."""
+        key = state if self._canonical is None else self._canonical(state)
+        if self.options.fingerprints:
+            key = fingerprint(self._encoder.encode(key))
+            return key, key % self.count
+        if self.count == 1:
+            return key, 0
+        if self.options.routing == ROUTE_BY_HASH:
+            return key, hash(key) % self.count
+        return key, fingerprint(self._encoder.encode(key)) % self.count
+
+    def probe(self, limit: int) -> list[int]:
+        """The owners of the first ``limit`` states reached breadth first, routed by hash: the
+        coordinator compares them between processes to see whether hashes agree."""
+        states = list(self.model.initial_states())
+        owners: list[int] = []
+        done = 0
+        while done < len(states) and len(states) < limit:
+            states.extend(target for _, target in self.model.successors(states[done]))
+            done += 1
+        for state in states[:limit]:
+            key = state if self._canonical is None else self._canonical(state)
+            owners.append(hash(key) % 2**61)
+        return owners
+
+    def set_routing(self, routing: str) -> None:
+        """Route by ``routing`` from now on (before anything is stored)."""
+        self.options = SearchOptions(**{**self.options.__dict__, "routing": routing})
+
+    # -- the level steps --------------------------------------------------------------------
+
+    def seed(self, data: bytes) -> int:
+        """Store the initial states this partition owns; ``data`` holds ``(place, state)``
+        for the distinct initial states in order (their rank is their index), as :func:`dumps`
+        wrote them."""
+        initial: Sequence[tuple[int, Any]] = loads(data)
+        for rank, (place, state) in enumerate(initial):
+            key, owner = self.key(state)
+            if owner == self.index:
+                self.frontier.append((rank, self._store(key, ROOT, 0, place), state))
+        return len(self.frontier)
+
+    def _store(self, key: Hashable, parent_part: int, parent_index: int, position: int) -> int:
+        self.seen.add(key)
+        self.parent_part.append(parent_part)
+        self.parent_index.append(parent_index)
+        self.position.append(position)
+        return len(self.parent_part) - 1
+
+    def expand(self, deadline: float | None) -> Expansion:
+        """Expand the frontier (see the module docstring); stop early past ``deadline``
+        (``time.time()``)."""
+        successors, model = self.model.successors, self.model
+        coverage = self._level_coverage = None if self.coverage is None else Coverage(self.coverage.kinds)
+        boxes: list[dict[Hashable, tuple[Any, ...]]] = [{} for _ in range(self.count)]
+        own, seen, me = boxes[self.index], self.seen, self.index
+        send_states = self._canonical is not None or self.options.fingerprints
+        transitions = longest = 0
+        deadlock = None
+        self._expanded = []
+        for done, (rank, index, state) in enumerate(self.frontier):
+            listed = successors(state)
+            if not isinstance(listed, list):
+                listed = list(listed)
+            if coverage is not None:
+                coverage.count(model, listed)
+            length = len(listed)
+            self._expanded.append((rank, length))
+            transitions += length
+            longest = max(longest, length)
+            if length == 0 and self.options.deadlock and deadlock is None:
+                deadlock = (rank, index)
+            for position, (_action, target) in enumerate(listed):
+                key, owner = self.key(target)
+                if owner == me and key in seen:
+                    continue
+                box = boxes[owner]
+                if key not in box:
+                    box[key] = (rank, position, me, index, target if send_states else None)
+            if deadline is not None and not done % 64 and time.time() > deadline:
+                return Expansion([b""] * self.count, transitions, longest, deadlock, True)
+        self._own_box = own
+        outboxes = [
+            b"" if owner == me else dumps(list(box.items())) for owner, box in enumerate(boxes)
+        ]
+        return Expansion(outboxes, transitions, longest, deadlock, False)
+
+    def receive(self, inboxes: Sequence[bytes]) -> Candidates:
+        """Merge the outboxes addressed to this partition (see the module docstring)."""
+        best: dict[Hashable, tuple[Any, ...]] = {}
+        seen = self.seen
+        for sender, data in enumerate(inboxes):
+            records = self._own_box.items() if sender == self.index else loads(data) if data else ()
+            for key, record in records:
+                if key in seen:
+                    continue
+                known = best.get(key)
+                if known is None or record[:2] < known[:2]:
+                    best[key] = record
+        self._own_box = {}
+        self._new = sorted((((r[0], r[1]), key, r) for key, r in best.items()), key=lambda item: item[0])
+        violation = None
+        if self._invariants:
+            for tag, key, record in self._new:
+                fault = first_violation(self._invariants, self._state(key, record))
+                if fault is not None:
+                    violation = (tag, *fault)
+                    break
+        return Candidates(len(self._new), violation)
+
+    @staticmethod
+    def _state(key: Hashable, record: tuple[Any, ...]) -> Any:
+        return key if record[4] is None else record[4]
+
+    def tags(self, limit: int) -> list[Tag]:
+        """The least ``limit`` tags of the new states (the coordinator's cut for a state bound)."""
+        return [tag for tag, _, _ in self._new[:limit]]
+
+    def count_up_to(self, threshold: Tag) -> int:
+        """How many new states have a tag up to ``threshold``."""
+        return sum(1 for tag, _, _ in self._new if tag <= threshold)
+
+    def transitions_before(self, rank: int) -> int:
+        """The transitions of this level's parents ranked before ``rank``."""
+        return sum(length for parent, length in self._expanded if parent < rank)
+
+    def commit(self, threshold: Tag | None, base: int) -> tuple[int, int | None]:
+        """Store the new states with a tag up to ``threshold`` (all when ``None``) as the next
+        frontier; returns how many, and the local index of the state tagged ``threshold``."""
+        frontier = []
+        last = None
+        for tag, key, record in self._new:
+            if threshold is not None and tag > threshold:
+                break
+            index = self._store(key, record[2], record[3], record[1])
+            frontier.append((tag[0] * base + tag[1], index, self._state(key, record)))
+            if tag == threshold:
+                last = index
+        self._new = []
+        self.frontier = frontier
+        if self.coverage is not None and self._level_coverage is not None:
+            self.coverage = self.coverage.merge([self._level_coverage])
+            self._level_coverage = None
+        return len(frontier), last
+
+    # -- reading back -----------------------------------------------------------------------
+
+    def entry(self, index: int) -> tuple[int, int, int]:
+        """``(parent partition, parent index, position)`` of the state stored at ``index``."""
+        return self.parent_part[index], self.parent_index[index], self.position[index]
+
+    def figures(self) -> tuple[int, int, float, int, int, Coverage | None]:
+        """States stored, bytes of the store, CPU seconds used, peak RSS, process id and coverage."""
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+        links = sum(a.itemsize * len(a) for a in (self.parent_part, self.parent_index, self.position))
+        cpu = time.process_time() - self._cpu_started
+        return len(self.seen), _keys_bytes(self.seen) + links, cpu, peak, os.getpid(), self.coverage
+
+    def snapshot(self) -> bytes:
+        """Everything this partition holds between levels (for a checkpoint), pickled."""
+        return dumps({
+            "index": self.index, "seen": self.seen, "parent_part": self.parent_part,
+            "parent_index": self.parent_index, "position": self.position, "frontier": self.frontier,
+            "coverage": self.coverage,
+        })  # fmt: skip
+
+    def restore(self, data: bytes) -> int:
+        """Continue from a :meth:`snapshot`; returns the frontier's size."""
+        snapshot = loads(data)
+        self.seen = snapshot["seen"]
+        self.parent_part, self.parent_index = snapshot["parent_part"], snapshot["parent_index"]
+        self.position, self.frontier = snapshot["position"], snapshot["frontier"]
+        if self.coverage is not None and snapshot["coverage"] is not None:
+            self.coverage = snapshot["coverage"]
+        return len(self.frontier)

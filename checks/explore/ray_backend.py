@@ -1,0 +1,82 @@
+"""The partitions of a parallel search as Ray actors (``yarnspec explore --ray [ADDRESS]``).
+
+Each partition is one actor (:class:`~.partition.Partition` made remote), so Ray places them
+on the cluster's processes and machines and carries their outboxes; the coordinator runs in
+this process and calls every actor once per step, as with local processes. With no address
+``ray.init()`` starts a local Ray instance; ``auto`` joins the cluster this machine belongs to
+(``ray start --head`` on it); ``ray://host:10001`` connects through Ray Client. Every actor
+runs with the same ``PYTHONHASHSEED`` (a runtime environment variable) so Python's ``hash``
+agrees between them, and yarnspec must be installed where the actors run.
+
+Ray is optional: ``pip install 'yarnspec[ray]'``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from yarnspec.impl.errors import InputError
+
+from .backends import HASH_SEED
+from .model_source import ModelSource
+from .partition import Partition, SearchOptions
+
+#: The address meaning "start a local Ray instance".
+LOCAL = "local"
+
+
+class RayBackend:
+    """``count`` partitions as Ray actors on the cluster at ``address``."""
+
+    def __init__(self, count: int, source: ModelSource, options: SearchOptions, address: str = LOCAL) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise InputError("explore", "--ray", "Ray is not installed: pip install 'yarnspec[ray]'") from None
+        self._ray = ray
+        self.count = count
+        environment = {"env_vars": {"PYTHONHASHSEED": HASH_SEED}}
+        self._started = not ray.is_initialized()
+        if self._started:
+            try:
+                if address == LOCAL:
+                    # one CPU per actor, so that every partition is placed even on a small machine
+                    ray.init(num_cpus=max(count, os.cpu_count() or 1), runtime_env=environment, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+                else:
+                    ray.init(address=address, runtime_env=environment, logging_level=logging.ERROR, log_to_driver=False)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                raise InputError("explore", "--ray", f"cannot connect to Ray at {address}: {exc}".splitlines()[0]) from None
+        remote = ray.remote(num_cpus=1)(Partition)
+        self._actors: list[Any] = [
+            remote.options(runtime_env=environment).remote(i, count, source, options) for i in range(count)
+        ]
+
+    def call(self, method: str, arguments: Sequence[tuple[Any, ...] | None]) -> list[Any]:
+        """Call the actors at once and wait for every answer."""
+        pending = {i: getattr(actor, method).remote(*args) for i, (actor, args) in enumerate(zip(self._actors, arguments)) if args is not None}
+        answers = dict(zip(pending, self._ray.get(list(pending.values()))))
+        return [answers.get(i) for i in range(self.count)]
+
+    def close(self, wait: bool = True) -> None:
+        """Kill the actors; shut Ray down if this backend started it."""
+        for actor in self._actors:
+            try:
+                self._ray.kill(actor)
+            except Exception:  # noqa: BLE001 - an actor already gone is what we want
+                pass
+        self._actors = []
+        if self._started and self._ray.is_initialized():
+            self._ray.shutdown()
+            self._started = False
+
+
+def ray_cluster(address: str = LOCAL) -> Any:
+    """A backend factory for :func:`yarnspec.checks.explore.parallel.explore_partitioned`."""
+
+    def start(count: int, source: ModelSource, options: SearchOptions) -> RayBackend:
+        return RayBackend(count, source, options, address)
+
+    return start
