@@ -18,14 +18,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "validate"))
 
-from mutants import dispatch, placement, preemption  # noqa: E402
+from mutants import candidate_selector, dispatch, node_sorting, placement, preemption, scheduler  # noqa: E402
 
 from yarnspec.checks.validate.families import family_of  # noqa: E402
 from yarnspec.checks.validate.python_adapter import PythonAdapter  # noqa: E402
 from yarnspec.checks.validate.run import Options, run_phases  # noqa: E402
 from yarnspec.spec.contracts import contract_named  # noqa: E402
 
-FAMILIES = {"spark-placement": placement.MUTANTS, "spark-dispatch": dispatch.MUTANTS, "preemption-round": preemption.MUTANTS}
+FAMILIES = {
+    "spark-placement": placement.MUTANTS,
+    "spark-dispatch": dispatch.MUTANTS,
+    "preemption-round": preemption.MUTANTS,
+    "candidate-selector": candidate_selector.MUTANTS,
+    "node-sorting": node_sorting.MUTANTS,
+    "scheduler": scheduler.MUTANTS,
+}
 
 
 def caught_by(contract_name: str, mutant: type, options: Options) -> str | None:
@@ -53,7 +60,7 @@ def main() -> int:
             generated = caught_by(contract, mutant, Options([], args.examples, args.seed))
             per_family["all"] += first is not None
             per_family["generated_only"] += generated is not None
-            print(f"{contract:<17} {mutant.__name__:<26} all phases: {first or 'MISSED':<12} generated only: {generated or 'MISSED'}")
+            print(f"{contract:<18} {mutant.__name__:<26} all phases: {first or 'MISSED':<12} generated only: {generated or 'MISSED'}")
         figures[contract] = {"mutants": len(mutants), **per_family}
         for key in totals:
             totals[key] += per_family[key]
