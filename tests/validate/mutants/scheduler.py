@@ -53,11 +53,13 @@ class AmLimitForgotten(_Misread):
         return _each(properties, ".maximum-am-resource-percent", lambda v: 1.0)
 
 
-class MinimumUserLimitIgnored(_Misread):
-    """Ignores ``minimum-user-limit-percent`` (every user may take the whole queue)."""
+class AsynchronousIgnored(_Misread):
+    """Schedules on node heartbeats where asynchronous scheduling is configured (and the other
+    way round): proposals and commits where heartbeats allocate, or none."""
 
     def misread(self, properties: dict[str, str]) -> dict[str, str]:
-        return _each(properties, ".minimum-user-limit-percent", lambda v: 100)
+        key = PREFIX + "schedule-asynchronously.enable"
+        return {**properties, key: "false" if properties.get(key) == "true" else "true"}
 
 
 class GuaranteesSwapped(_Misread):
@@ -149,7 +151,7 @@ MUTANTS = (
     UserLimitOffByOne,
     MaxCapacityIgnored,
     AmLimitForgotten,
-    MinimumUserLimitIgnored,
+    AsynchronousIgnored,
     GuaranteesSwapped,
     ContinueLookingFlipped,
     FifoAsFair,
