@@ -77,13 +77,19 @@ class GuaranteesSwapped(_Misread):
         return swapped
 
 
-class ContinueLookingFlipped(_Misread):
-    """Reads ``reservations-continue-look-all-nodes`` the wrong way round."""
+class CompletedNotReturned(Scheduler):
+    """Leaves a completed or released container's resource charged to its node (the node's
+    used and free as they were before the step)."""
 
-    def misread(self, properties: dict[str, str]) -> dict[str, str]:
-        key = PREFIX + "reservations-continue-look-all-nodes"
-        flipped = "false" if properties.get(key, "true") == "true" else "true"
-        return {**properties, key: flipped}
+    def step(self, input: dict[str, Any]) -> dict[str, Any]:
+        before = self._observed_nodes
+        out = super().step(input)
+        if input["action"].startswith(("complete(", "release(")) and before is not None:
+            out = {**out, "nodes": {name: before.get(name, node) for name, node in out["nodes"].items()}}
+        self._observed_nodes = out["nodes"]
+        return out
+
+    _observed_nodes: dict[str, Any] | None = None
 
 
 class FifoAsFair(_Misread):
@@ -153,7 +159,7 @@ MUTANTS = (
     AmLimitForgotten,
     AsynchronousIgnored,
     GuaranteesSwapped,
-    ContinueLookingFlipped,
+    CompletedNotReturned,
     FifoAsFair,
     PreemptionMonitorOff,
     SortedByRatio,
