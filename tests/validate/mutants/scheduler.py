@@ -129,15 +129,6 @@ class ReservationLeakedAtCommit(_Misread):
         return super().reset({**input, "world": world})
 
 
-class SortedByRatio(_Misread):
-    """Sorts multi-node candidates by their used fraction where absolute usage is configured
-    (and the other way round)."""
-
-    def misread(self, properties: dict[str, str]) -> dict[str, str]:
-        swap = {"ResourceUsageMultiNodeLookupPolicy": "ResourceUsageRatioMultiNodeLookupPolicy", "ResourceUsageRatioMultiNodeLookupPolicy": "ResourceUsageMultiNodeLookupPolicy"}
-        return _each(properties, ".policy.p.class", lambda v: "org.example." + swap[v.rsplit(".", 1)[1]])
-
-
 class ReservedCountedAsLive(Scheduler):
     """Counts an application's reserved containers among its live ones."""
 
@@ -162,6 +153,5 @@ MUTANTS = (
     CompletedNotReturned,
     FifoAsFair,
     PreemptionMonitorOff,
-    SortedByRatio,
     ReservedCountedAsLive,
 )
