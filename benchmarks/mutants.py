@@ -3,7 +3,7 @@ validated (all phases: conformance cases, differential, invariants, model-based)
 with the generated phases only (no conformance cases), to show what the generators find on
 their own.
 
-Run: ``.venv/bin/python benchmarks/mutants.py [--examples N] [--seed S]``. Prints one line per
+Run: ``.venv/bin/python benchmarks/mutants.py [--examples N] [--seed S] [--family CONTRACT]...``. Prints one line per
 mutant (the phase that caught it first, or MISSED), then the scores, then, as the last line,
 one JSON object with the same figures.
 """
@@ -18,14 +18,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "validate"))
 
-from mutants import dispatch, placement, preemption  # noqa: E402
+from mutants import candidate_selector, dispatch, node_sorting, placement, preemption, scheduler  # noqa: E402
 
 from yarnspec.checks.validate.families import family_of  # noqa: E402
 from yarnspec.checks.validate.python_adapter import PythonAdapter  # noqa: E402
 from yarnspec.checks.validate.run import Options, run_phases  # noqa: E402
 from yarnspec.spec.contracts import contract_named  # noqa: E402
 
-FAMILIES = {"spark-placement": placement.MUTANTS, "spark-dispatch": dispatch.MUTANTS, "preemption-round": preemption.MUTANTS}
+FAMILIES = {
+    "spark-placement": placement.MUTANTS,
+    "spark-dispatch": dispatch.MUTANTS,
+    "preemption-round": preemption.MUTANTS,
+    "candidate-selector": candidate_selector.MUTANTS,
+    "node-sorting": node_sorting.MUTANTS,
+    "scheduler": scheduler.MUTANTS,
+}
 
 
 def caught_by(contract_name: str, mutant: type, options: Options) -> str | None:
@@ -40,12 +47,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--family", action="append", choices=sorted(FAMILIES), help="only these contracts (repeatable; default: all)")
     args = parser.parse_args()
     figures: dict[str, object] = {"examples": args.examples, "seed": args.seed}
     started = time.perf_counter()
     totals = {"all": 0, "generated_only": 0}
     count = 0
-    for contract, mutants in FAMILIES.items():
+    chosen = {name: mutants for name, mutants in FAMILIES.items() if not args.family or name in args.family}
+    for contract, mutants in chosen.items():
         per_family = {"all": 0, "generated_only": 0}
         for mutant in mutants:
             count += 1
@@ -53,7 +62,7 @@ def main() -> int:
             generated = caught_by(contract, mutant, Options([], args.examples, args.seed))
             per_family["all"] += first is not None
             per_family["generated_only"] += generated is not None
-            print(f"{contract:<17} {mutant.__name__:<26} all phases: {first or 'MISSED':<12} generated only: {generated or 'MISSED'}")
+            print(f"{contract:<18} {mutant.__name__:<26} all phases: {first or 'MISSED':<12} generated only: {generated or 'MISSED'}")
         figures[contract] = {"mutants": len(mutants), **per_family}
         for key in totals:
             totals[key] += per_family[key]

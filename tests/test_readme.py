@@ -14,11 +14,12 @@ def _readme_commands() -> list[str]:
 
 
 #: What the tests need from the system (the viewer's browser test, the DOT test, the JDK that
-#: compiles and runs the adapter to the real Spark), installed from Debian when absent (CI runs
+#: compiles and runs the adapter to the real Spark and the Java example adapter, Go for the Go
+#: example adapter), installed from Debian when absent (CI runs
 #: as root on a fresh Debian machine).
 SYSTEM_PACKAGES = (
-    "(command -v chromium >/dev/null && command -v dot >/dev/null && command -v javac >/dev/null"
-    " || (apt-get update -q && apt-get install -y -q chromium graphviz openjdk-17-jdk-headless))"
+    "(command -v chromium >/dev/null && command -v dot >/dev/null && command -v javac >/dev/null && command -v go >/dev/null"
+    " || (apt-get update -q && apt-get install -y -q chromium graphviz openjdk-17-jdk-headless golang-go))"
 )
 
 

@@ -24,7 +24,7 @@ EXIT_OK, EXIT_FOUND, EXIT_FAULT = 0, 1, 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``validate``'s arguments."""
-    parser.add_argument("contract", metavar="CONTRACT", help="spark-placement, spark-dispatch or preemption-round")
+    parser.add_argument("contract", metavar="CONTRACT", help="spark-placement, spark-dispatch, preemption-round, candidate-selector, node-sorting or scheduler")
     parser.add_argument("--impl", required=True, metavar="IMPL", help="python:MOD:ATTR, process:COMMAND..., spark:VERSION, reference, or an entry-point name")
     parser.add_argument("--cases", nargs="+", type=Path, metavar="PATH", help="conformance case files or folders (default: ../shared/conformance)")
     parser.add_argument("--examples", type=int, default=100, metavar="N", help="Hypothesis examples of the differential phase (model-based: N/10 traces); default 100")
@@ -72,9 +72,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOUND if findings else EXIT_OK
 
 
-def _write(phases: list[PhaseResult], contract: str, impl: str, out: Path, family: Any) -> dict[int, tuple[str, str]]:
+def _write(phases: list[PhaseResult], contract: str, impl: str, out: Path, family: Any) -> dict[int, tuple[str, ...]]:
     """Each finding as a replayable file and a case file; the paths by finding's id."""
-    written: dict[int, tuple[str, str]] = {}
+    written: dict[int, tuple[str, ...]] = {}
     findings = [f for phase in phases for f in phase.findings]
     if all(f.kind == "fault" for f in findings):
         return written
@@ -82,6 +82,9 @@ def _write(phases: list[PhaseResult], contract: str, impl: str, out: Path, famil
     for number, finding in enumerate((f for f in findings if f.kind != "fault"), 1):
         replay = out / f"{contract}-{number}.disagreement.json"
         replay.write_text(json.dumps(finding.to_json(contract, impl), indent=2) + "\n", encoding="utf-8")
+        if family.to_case is None:
+            written[id(finding)] = (str(replay),)
+            continue
         case_path = out / f"{contract}-{number}.case.json"
         case = family.to_case(f"validate.{contract}-{number}", finding.calls, finding.reference or ())
         case_path.write_text(json.dumps(case, indent=2) + "\n", encoding="utf-8")
@@ -106,7 +109,7 @@ def compared(phases: list[PhaseResult], rules: tuple[FieldRule, ...]) -> tuple[l
     return given, left_out
 
 
-def _print(phases: list[PhaseResult], written: dict[int, tuple[str, str]], contract: Contract, impl: str) -> None:
+def _print(phases: list[PhaseResult], written: dict[int, tuple[str, ...]], contract: Contract, impl: str) -> None:
     print(f"validate {contract.name} --impl {impl}")
     for phase in phases:
         print(_phase_line(phase))
@@ -127,13 +130,14 @@ def _print(phases: list[PhaseResult], written: dict[int, tuple[str, str]], contr
                 print(f"  reference:      {json.dumps(finding.reference[finding.step].to_json(), sort_keys=True)}")
                 print(f"  implementation: {json.dumps(finding.implementation[finding.step].to_json(), sort_keys=True)}")
             if id(finding) in written:
-                replay, case = written[id(finding)]
-                print(f"  written: {replay} (replay: yarnspec validate-trace); {case} (yarnspec conform)")
+                files = written[id(finding)]
+                case_note = f"; {files[1]} (yarnspec conform)" if len(files) > 1 else ""
+                print(f"  written: {files[0]} (replay: yarnspec validate-trace){case_note}")
     total = sum(len(phase.findings) for phase in phases)
     print("RESULT: agrees with the spec" if total == 0 else f"RESULT: {total} finding(s)")
 
 
-def _json(phases: list[PhaseResult], written: dict[int, tuple[str, str]], contract: str, impl: str) -> dict[str, Any]:
+def _json(phases: list[PhaseResult], written: dict[int, tuple[str, ...]], contract: str, impl: str) -> dict[str, Any]:
     return {
         "contract": contract,
         "impl": impl,

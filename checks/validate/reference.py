@@ -20,13 +20,13 @@ from yarnspec.impl.resources import Resource
 from yarnspec.impl.spark.placement import locality_of_requested_containers
 from yarnspec.impl.spark.taskset import TaskSetManager
 from yarnspec.spec.contracts.spark_dispatch import STEP_OPS
-from yarnspec.spec.named_worlds import model
 from yarnspec.spec.scheduler_model import ModelState, SchedulerModel, state_json
 from yarnspec.spec.contracts.spark_placement import placement_input
 
 from ..conformance import hadoop, mockframework, qdata
 from ..conformance.outcome import CaseFormatError, Unsupported
 from ..conformance.spark_taskset import Step, _Outcome, _Replay, _start, parse_input
+from .world_description import model_of_reset, step_by_label
 
 #: Spark's ``spark.speculation.minTaskRuntime`` default (100 ms), the floor that
 #: ``TaskSchedulerImpl.checkSpeculatableTasks`` passes to every task set.
@@ -207,16 +207,32 @@ def _resource_json(resource: Resource) -> dict[str, int]:
 class NodeSorting:
     """``node-sorting`` with the reference's ``resource-usage`` policy
     (:func:`yarnspec.impl.scheduler.node_sorting.resource_usage`, Hadoop's
-    ``ResourceUsageMultiNodeLookupPolicy``): least allocated first, ties in the order given."""
+    ``ResourceUsageMultiNodeLookupPolicy``): least allocated first, ties by ``NodeId``."""
 
     def sort_nodes(self, input: dict[str, Any]) -> dict[str, Any]:
-        """The node ids in the order the policy hands them out."""
+        """The node ids in the order the policy hands them out (duplicate ids are refused)."""
         nodes = list(input["nodes"])
-        keyed = sorted(
-            nodes,
-            key=lambda n: resource_usage(Resource.of(0, 0), Resource.of(n["allocated_memory"], n["allocated_vcores"])),
-        )
+        ids = [n["node_id"] for n in nodes]
+        if len(set(ids)) != len(ids):
+            raise RefusedInput(f"node ids are not unique: {sorted({i for i in ids if ids.count(i) > 1})}")
+        try:
+            keyed = sorted(nodes, key=lambda n: (_usage_key(n), node_id_key(n["node_id"])))
+        except REFUSALS as exc:
+            raise refusal(exc) from None
         return {"order": [n["node_id"] for n in keyed]}
+
+
+def _usage_key(node: dict[str, Any]) -> tuple[float | int, ...]:
+    allocated = Resource.of(int(node["allocated_memory"]), int(node["allocated_vcores"]))
+    total = Resource.of(int(node.get("total_memory", 0)), int(node.get("total_vcores", 0)))
+    return resource_usage(total, allocated)
+
+
+def node_id_key(node_id: str) -> tuple[str, int]:
+    """Hadoop's ``NodeId.compareTo``: the host (as Java compares strings), then the port as a
+    number (an id without ``:port`` counts as port 0)."""
+    host, sep, port = node_id.rpartition(":")
+    return (host, int(port)) if sep and port.isdigit() else (node_id, 0)
 
 
 class CandidateSelector:
@@ -249,9 +265,9 @@ class Scheduler:
         self._state: ModelState | None = None
 
     def reset(self, input: dict[str, Any]) -> dict[str, Any]:
-        """The initial state of the world ``input['world']``."""
+        """The initial state of the world ``input['world']`` (a name or a description)."""
         try:
-            self._model = model(input["world"], **input.get("parameters", {}))
+            self._model = model_of_reset(input)
         except REFUSALS as exc:
             raise refusal(exc) from None
         self._state = self._model.initial_states()[0]
@@ -261,16 +277,16 @@ class Scheduler:
         """Take the enabled action labelled ``input['action']`` and observe."""
         if self._model is None or self._state is None:
             raise RefusedInput("step before reset")
-        for action, after in self._model.successors(self._state):
-            if self._model.action_label(action) == input["action"]:
-                self._state = after
-                picture = state_json(self._model.world, after.scheduler)
-                apps: dict[str, int] = {name: 0 for name in picture["apps"]}
-                for container in picture["containers"]:
-                    if container["state"] in ("ALLOCATED", "RUNNING"):
-                        apps[container["app"]] = apps.get(container["app"], 0) + 1
-                return {"nodes": picture["nodes"], "queues": picture["queues"], "apps": apps}
-        raise RefusedInput(f"action {input['action']!r} is not enabled")
+        after = step_by_label(self._model, self._state, input["action"])
+        if after is None:
+            raise RefusedInput(f"action {input['action']!r} is not enabled")
+        self._state = after
+        picture = state_json(self._model.world, after.scheduler)
+        apps: dict[str, int] = {name: 0 for name in picture["apps"]}
+        for container in picture["containers"]:
+            if container["state"] in ("ALLOCATED", "RUNNING"):
+                apps[container["app"]] = apps.get(container["app"], 0) + 1
+        return {"nodes": picture["nodes"], "queues": picture["queues"], "apps": apps}
 
 
 #: The reference adapter of each contract ``validate`` drives.
@@ -278,13 +294,11 @@ REFERENCE_ADAPTERS: dict[str, type] = {
     "spark-placement": Placement,
     "spark-dispatch": Dispatch,
     "preemption-round": PreemptionRound,
-}
-
-#: The reference adapter of every contract, including those ``validate`` does not drive yet.
-ALL_REFERENCE_ADAPTERS: dict[str, type] = {
-    **REFERENCE_ADAPTERS,
     "candidate-selector": CandidateSelector,
     "node-sorting": NodeSorting,
     "scheduler": Scheduler,
 }
+
+#: The reference adapter of every contract (every contract is driven by ``validate`` now).
+ALL_REFERENCE_ADAPTERS: dict[str, type] = REFERENCE_ADAPTERS
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky
 from hypothesis import seed as hypothesis_seed
 
 from yarnspec.spec.contracts import Contract
@@ -121,12 +123,30 @@ class _Found(Exception):
     """Raised inside the Hypothesis test so that it shrinks."""
 
 
+class _ShrinkBudgetSpent(BaseException):
+    """Raised inside the Hypothesis test to end shrinking at once (not an ``Exception``, so
+    Hypothesis does not take it for a failure to shrink: it leaves the run). Generating a
+    candidate costs as much as replaying it for long traces, so candidates must stop too."""
+
+
 def differential(contract: Contract, family: Family, adapter: Adapter, options: Options) -> PhaseResult:
     """Phase 2 (module docstring): Hypothesis finds, shrinks and replays the minimal input last,
-    so the finding kept is the shrunk one."""
+    so the finding kept is the shrunk one. A family with a ``shrink_budget`` stops shrinking
+    after that many candidates (long scheduler traces); the smallest failing input by then is
+    kept."""
     result = PhaseResult("differential")
     latest: list[Finding] = []
     faulted: list[Finding] = []
+    shrinks = [0]
+
+    def guard(value: int) -> int:
+        """Runs before every candidate is generated: once a finding is being shrunk, counts the
+        candidates and ends the run when the family's budget is spent."""
+        if latest and family.shrink_budget is not None:
+            if shrinks[0] >= family.shrink_budget:
+                raise _ShrinkBudgetSpent()
+            shrinks[0] += 1
+        return value
 
     @hypothesis_seed(options.seed)
     @settings(
@@ -137,7 +157,7 @@ def differential(contract: Contract, family: Family, adapter: Adapter, options: 
         print_blob=False,
         report_multiple_bugs=False,
     )
-    @given(family.inputs())
+    @given(st.just(0).map(guard).flatmap(lambda _: family.inputs()))
     def one(calls: list[Call]) -> None:
         if faulted:  # a fault is not shrunk: every later example fails at once, adapter unused
             raise _Found()
@@ -154,7 +174,7 @@ def differential(contract: Contract, family: Family, adapter: Adapter, options: 
 
     try:
         one()
-    except _Found:
+    except (_Found, _ShrinkBudgetSpent, Flaky):  # Flaky: Hypothesis noticing the budget's stop
         result.findings.append(faulted[0] if faulted else latest[-1])
     return result
 
@@ -165,7 +185,7 @@ def model_based(contract: Contract, family: Family, adapter: Adapter, options: O
     assert family.simulate is not None
     for index in range(max(1, options.examples // TRACES_PER)):
         trace_seed = options.seed + index
-        calls = family.simulate(trace_seed, TRACE_LENGTH)
+        calls = family.simulate(trace_seed, family.trace_length or TRACE_LENGTH)
         result.runs += 1
         checked = check(contract, adapter, "model-based", f"trace seed {trace_seed}", calls)
         result.saw(checked.answers)
@@ -178,10 +198,13 @@ def model_based(contract: Contract, family: Family, adapter: Adapter, options: O
 
 
 def run_phases(contract: Contract, family: Family, adapter: Adapter, options: Options) -> list[PhaseResult]:
-    """Every phase that applies, in order; a fault in one phase stops the run."""
+    """Every phase that applies, in order (conformance only where cases carry the contract,
+    model-based only for stateful contracts); a fault in one phase stops the run."""
     default = default_conformance_dir()
     paths = options.cases if options.cases is not None else ([default] if default is not None else [])
-    phases = [lambda: conformance(contract, family, adapter, paths), lambda: differential(contract, family, adapter, options)]
+    phases = [lambda: differential(contract, family, adapter, options)]
+    if family.case_kinds:  # a contract no conformance case carries has no conformance phase
+        phases.insert(0, lambda: conformance(contract, family, adapter, paths))
     if family.simulate is not None:
         phases.append(lambda: model_based(contract, family, adapter, options))
     results: list[PhaseResult] = []

@@ -8,7 +8,17 @@ Upstream: ``org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any, Protocol, TypedDict, runtime_checkable
+
+from .call import Answer, Call
+from .observable import Comparison, FieldRule, compare_fields
+
+OP = "select_candidates"
+#: The selectors a ``selector`` input may name (the reference's names for Hadoop's classes).
+SELECTORS = ("fifo", "reserved", "fifo-balance")
+CONTAINER_ID = re.compile(r"^container_[0-9]+_[0-9]+$")
 
 
 class SelectorAnswer(TypedDict, total=False):
@@ -32,8 +42,36 @@ class CandidateSelector(Protocol):
     Observable: ``selected`` as a set (Hadoop keeps the selection in hash sets per app);
     ``to_obtain`` exactly, optional. The reference adapter (``yarnspec.checks.validate
     .reference.CandidateSelector``) reads the named selector's result from the reference round.
+
+    Invariants on the implementation's own answers (:func:`invariants`): no container chosen
+    twice, every id of the form ``container_<app>_<number>`` (``to_obtain`` may go negative:
+    Hadoop subtracts what a selector took without a floor).
     """
 
     def select_candidates(self, input: dict[str, Any]) -> SelectorAnswer:
         """The selector's choice on one cluster."""
         ...
+
+
+RULES = (FieldRule("selected", Comparison.AS_SET), FieldRule("to_obtain", optional=True))
+
+
+def compare(call: Call, reference: dict[str, Any], implementation: dict[str, Any]) -> list[str]:
+    """The observable differences of one selection (class docstring)."""
+    return compare_fields(reference, implementation, RULES, "")
+
+
+def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
+    """The selector invariants on the implementation's answers (class docstring)."""
+    violations: list[str] = []
+    for index, answer in enumerate(answers):
+        if answer.output is None:
+            continue
+        selected = answer.output.get("selected", [])
+        twice = sorted({c for c in selected if selected.count(c) > 1})
+        if twice:
+            violations.append(f"call {index}: chosen twice: {twice}")
+        malformed = [c for c in selected if not CONTAINER_ID.match(str(c))]
+        if malformed:
+            violations.append(f"call {index}: not container ids: {malformed}")
+    return violations

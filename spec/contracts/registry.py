@@ -77,14 +77,28 @@ CONTRACTS: dict[str, Contract] = {
             "PreemptionCandidatesSelector.selectCandidates",
             candidate_selector.CandidateSelector,
             stateful=False,
+            rules=candidate_selector.RULES,
+            compare=candidate_selector.compare,
+            invariants=candidate_selector.invariants,
         ),
         Contract(
             "node-sorting",
             "MultiNodeLookupPolicy.getPreferredNodeIterator",
             node_sorting.NodeSortingPolicy,
             stateful=False,
+            rules=node_sorting.RULES,
+            compare=node_sorting.compare,
+            invariants=node_sorting.invariants,
         ),
-        Contract("scheduler", "CapacityScheduler", scheduler.Scheduler, stateful=True),
+        Contract(
+            "scheduler",
+            "CapacityScheduler",
+            scheduler.Scheduler,
+            stateful=True,
+            rules=scheduler.RULES,
+            compare=scheduler.compare,
+            invariants=scheduler.invariants,
+        ),
     )
 }
 

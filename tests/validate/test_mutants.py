@@ -8,12 +8,19 @@ import pytest
 from yarnspec.checks.validate.reference import REFERENCE_ADAPTERS
 
 from .helpers import phases_for
-from .mutants import dispatch, placement, preemption
+from .mutants import candidate_selector, dispatch, node_sorting, placement, preemption, scheduler
 
-FAMILIES = {"spark-placement": placement.MUTANTS, "spark-dispatch": dispatch.MUTANTS, "preemption-round": preemption.MUTANTS}
+FAMILIES = {
+    "spark-placement": placement.MUTANTS,
+    "spark-dispatch": dispatch.MUTANTS,
+    "preemption-round": preemption.MUTANTS,
+    "candidate-selector": candidate_selector.MUTANTS,
+    "node-sorting": node_sorting.MUTANTS,
+    "scheduler": scheduler.MUTANTS,
+}
 ALL = [(contract, mutant) for contract, mutants in FAMILIES.items() for mutant in mutants]
 #: Examples per family: placement calls are cheap, so more of them.
-EXAMPLES = {"spark-placement": 100, "spark-dispatch": 30, "preemption-round": 30}
+EXAMPLES = {"spark-placement": 100, "spark-dispatch": 30, "preemption-round": 30, "candidate-selector": 30, "node-sorting": 100, "scheduler": 20}
 
 
 def test_at_least_ten_mutants_per_family() -> None:

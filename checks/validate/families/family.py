@@ -25,7 +25,10 @@ class Family:
     """One contract's inputs and outputs for ``validate``.
 
     ``case_kinds`` are the ``kind`` / ``notation`` values of its conformance cases;
-    ``simulate`` is ``None`` for a stateless contract (no model-based phase).
+    ``to_case`` is ``None`` where no conformance case kind carries the contract (a finding is
+    then written as a replayable file only); ``simulate`` is ``None`` for a stateless contract
+    (no model-based phase), and ``trace_length`` its steps per trace when not the default;
+    ``shrink_budget`` caps the replays spent shrinking a differential finding (``None``: no cap).
     """
 
     contract: str
@@ -34,8 +37,10 @@ class Family:
     case_calls: CaseCalls
     case_expectations: CaseExpectations
     inputs: Callable[[], st.SearchStrategy[list[Call]]]
-    to_case: ToCase
+    to_case: ToCase | None
     simulate: Simulation | None = None
+    trace_length: int | None = None
+    shrink_budget: int | None = None
 
     def owns(self, case: Mapping[str, Any]) -> bool:
         """Whether ``case`` belongs to this family."""

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from yarnspec.impl.errors import InputError
 
-from . import dispatch, placement, preemption
+from . import candidate_selector, dispatch, node_sorting, placement, preemption, scheduler
 from .family import Family
 
-FAMILIES: dict[str, Family] = {f.contract: f for f in (placement.FAMILY, dispatch.FAMILY, preemption.FAMILY)}
+FAMILIES: dict[str, Family] = {
+    f.contract: f
+    for f in (placement.FAMILY, dispatch.FAMILY, preemption.FAMILY, candidate_selector.FAMILY, node_sorting.FAMILY, scheduler.FAMILY)
+}
 
 
 def family_of(contract: str) -> Family:

@@ -8,11 +8,11 @@ task sets must be the same, and per set ``my_locality_levels`` as a sequence,
 ``speculatable`` (after ``check_speculatable``) as a set. An op one side refuses and the other
 runs is a disagreement too.
 
-Placement (``spark-placement``): the node list of every requested container. Spark's callers
-hand the hints over as a Scala immutable ``Map``, which keeps insertion order up to four
-entries and is a hash map above that, so with more than four hint hosts the order inside a
-node list is Spark's hash order: those inputs are compared as sets per container and counted
-apart ("order not meaningful"). Rack lists are Scala sets: compared as sets.
+Placement (``spark-placement``): the node list of every requested container, compared by the
+contract's own rule (:func:`yarnspec.spec.contracts.spark_placement.compare`: in order up to
+four hint hosts, where Spark's Scala ``Map`` keeps insertion order, as sets per container
+above that; rack lists as sets). Inputs with more than four hint hosts are counted apart
+("order not meaningful").
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.spark.placement import PlacementInput, locality_of_requested_containers
-from yarnspec.impl.spark.racks import RackResolver
+from yarnspec.impl.spark.placement import locality_of_requested_containers
+from yarnspec.spec.contracts.call import Call
+from yarnspec.spec.contracts.spark_placement import OP, ORDERED_HINTS, compare, placement_input
 
 from .model import ModelDispatchSession
 from .process import AdapterError, AdapterProcess
@@ -285,25 +286,11 @@ def run_dispatch(
 
 def placement_model(payload: dict[str, Any]) -> dict[str, Any]:
     """The model's answer to a ``locality_of_requested_containers`` request."""
-    inp = PlacementInput.of(
-        num_containers=payload["num_containers"],
-        num_locality_aware_tasks=payload["num_locality_aware_tasks"],
-        host_to_local_task_count=[(h, c) for h, c in payload["host_to_local_task_count"]],
-        allocated_host_to_container_count=payload.get("allocated_host_to_container_count", {}),
-        locality_matched_pending=[r["nodes"] for r in payload.get("locality_matched_pending_requests", [])],
-        executor_cores=payload.get("executor_cores", 1),
-        task_cpus=payload.get("task_cpus", 1),
-        rack_resolver=RackResolver.from_mapping(payload.get("rack_resolver", {})),
-    )
-    prefs = locality_of_requested_containers(inp)
+    prefs = locality_of_requested_containers(placement_input(payload))
     return {
         "nodes": [None if p.nodes is None else list(p.nodes) for p in prefs],
         "racks": [None if p.racks is None else list(p.racks) for p in prefs],
     }
-
-
-def _as_sets(lists: Sequence[Sequence[str] | None]) -> list[frozenset[str] | None]:
-    return [None if item is None else frozenset(item) for item in lists]
 
 
 @dataclass
@@ -324,9 +311,9 @@ def run_placement(process: AdapterProcess, inputs: int, seed: int = 0) -> Placem
     for number in range(inputs):
         payload = generate_placement(seed + number)
         report.inputs += 1
-        ordered = len(payload["host_to_local_task_count"]) <= 4
+        ordered = len(payload["host_to_local_task_count"]) <= ORDERED_HINTS
         report.ordered += ordered
-        spark = _outcome(lambda: process.request("locality_of_requested_containers", payload))
+        spark = _outcome(lambda: process.request(OP, payload))
         try:
             model: Outcome = placement_model(payload)
         except InputError as exc:
@@ -335,10 +322,10 @@ def run_placement(process: AdapterProcess, inputs: int, seed: int = 0) -> Placem
             if spark != model:
                 report.node_disagreements.append((payload, spark, model))
             continue
-        same = spark["nodes"] == model["nodes"] if ordered else _as_sets(spark["nodes"]) == _as_sets(model["nodes"])
-        if not same:
+        found = compare(Call(OP, payload), model, spark)
+        if any(line.startswith("nodes") for line in found):
             report.node_disagreements.append((payload, spark, model))
-        if "racks" in spark and _as_sets(spark["racks"]) != _as_sets(model["racks"]):
+        if any(line.startswith("racks") for line in found):
             report.rack_disagreements += 1
     report.seconds = time.monotonic() - start
     return report
