@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.preemption.config import NODE_COST_KEY
+from yarnspec.impl.preemption.config import LAZY, NODE_COST_KEY
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import Action, kind
 from yarnspec.impl.scheduler.state import SchedulerState
@@ -336,7 +336,7 @@ def no_leak_world(commit: CommitCheck = "yarn-8127") -> World:
 
 def big_container_world(
     reserved_selector: bool = False, continue_looking: bool = True, commit: CommitCheck = "yarn-8127", headroom: HeadroomRule = "yarn-8804",
-    node_cost: bool = False,
+    node_cost: bool = False, lazy: bool = False,
 ) -> World:
     """Seed 002's small cluster and large container, scaled down (the second world of
     ``big-container-livelock``; the story starts from the scenario's setup).
@@ -393,16 +393,24 @@ def big_container_world(
       the reservation counts in B's use, so B is satisfied and nothing more is preempted: a
       lasso of nothing but the clock and the monitor. Choosing the node is not enough: the
       request must be held for that node.
+    * ``lazy`` (``lazy``: ``lazy-preemption-enabled``, :mod:`~yarnspec.impl.scheduler.killable`):
+      expected **violated** (exhaustive, 308 states). The wait is the same: B's AM is placed on
+      n2 only once A's marked container there is killable, by killing it. Then two rounds make
+      one A container killable on n1 and one on n2. B's headroom counts them (2 GB), but no
+      node has 2 GB free plus killable, and B's reservation is refused at commit: root's used
+      still counts the killable containers, so used plus the reservation exceeds root's maximum
+      (``AbstractCSQueue.accept``). The policy counts A's killable resource as already given
+      up, so nothing more is marked: two killable gigabytes on two nodes for ever.
     """
     return _lender_borrower_world(
         node_gb=2, lender_am_gb=2, borrower_gb=2, per_round="0.5", natural_termination=None, max_containers=8,
         reserved_selector=reserved_selector, continue_looking=continue_looking, commit=commit, headroom=headroom,
-        node_cost=node_cost,
+        node_cost=node_cost, lazy=lazy,
     )  # fmt: skip
 
 
 def big_container_reserved_world(
-    reserved_selector: bool = False, headroom: HeadroomRule = "yarn-8804", node_cost: bool = False
+    reserved_selector: bool = False, headroom: HeadroomRule = "yarn-8804", node_cost: bool = False, lazy: bool = False
 ) -> World:
     """Seed 002's large container where one round frees it in total, but spread over the nodes:
     the case the reserved-container selector (YARN-4390) was written for (``big-container-reserved``).
@@ -443,17 +451,32 @@ def big_container_reserved_world(
       node's heartbeat before the kill, so the node never holds 2 GB free at once: seed 002's
       cycle on one node. So seed 002's remedy ends the starvation only together with blocked
       headroom, in a world where a round can free the container in total.
+
+    With lazy preemption (``lazy``) freed space never appears: marked containers become
+    killable and keep running, a queue under its guarantee allocates by killing them only
+    where free plus killable resource on one node holds the container, and a reservation in
+    the full cluster is refused at commit (root's used still counts the killable containers;
+    ``AbstractCSQueue.accept``). So:
+
+    * ``lazy``: expected **violated** (exhaustive, 290 states): A's two killable containers sit
+      on two nodes, B's 2 GB fits on neither, the reservation is refused, and the policy, which
+      counts killable resource as given up, marks nothing more.
+    * ``lazy+reserved-selector``: expected **violated** (exhaustive, 290 states): the reserved
+      selector acts only for a reservation, and B never gets one.
+    * ``lazy+node-cost``: expected **violated** (exhaustive, 522 states): the round for B's AM
+      marks on two nodes, the AM kills one of them, and the round for the 2 GB container marks
+      one more container on a third node: 1 GB killable on each of two nodes for ever.
     """
     return _lender_borrower_world(
         node_gb=3, lender_am_gb=1, borrower_gb=2, per_round="0.25", natural_termination="1.0", max_containers=11,
-        reserved_selector=reserved_selector, continue_looking=True, headroom=headroom, node_cost=node_cost,
+        reserved_selector=reserved_selector, continue_looking=True, headroom=headroom, node_cost=node_cost, lazy=lazy,
     )  # fmt: skip
 
 
 def _lender_borrower_world(
     node_gb: int, lender_am_gb: int, borrower_gb: int, per_round: str, natural_termination: str | None,
     max_containers: int, reserved_selector: bool, continue_looking: bool, commit: CommitCheck = "yarn-8127",
-    headroom: HeadroomRule = "yarn-8804", node_cost: bool = False,
+    headroom: HeadroomRule = "yarn-8804", node_cost: bool = False, lazy: bool = False,
 ) -> World:  # fmt: skip
     """Seed 002's two queues on three nodes of ``node_gb``: A (the lender, 1 GB containers)
     and B (the borrower, a 1 GB AM and one ``borrower_gb`` container), 50% each, the monitor
@@ -480,6 +503,8 @@ def _lender_borrower_world(
         props[NODE_COST_KEY] = "true"
     if not continue_looking:
         props[CONTINUE_LOOKING_KEY] = "false"
+    if lazy:
+        props[LAZY] = "true"
     one_gb = Resource.of(1024, 1)
     nodes = [NodeSpec(f"n{i}", Resource.of(node_gb * 1024, node_gb)) for i in range(3)]
     apps = [
@@ -627,6 +652,11 @@ def _scenarios() -> tuple[Scenario, ...]:
                     "node-cost", {"node_cost": True}, "guarantee-progress", "violated",
                     "seed 002's remedy frees 2 GB on one node, but the borrower reserves on its AM's node, where 2 GB never fit, and is then satisfied",
                 ),
+                ScenarioVariant(
+                    "lazy", {"lazy": True}, "guarantee-progress", "violated",
+                    "lazy preemption: the borrower's AM kills a killable container after the same wait; its 2 GB container finds 1 GB "
+                    "killable on each of two nodes, and its reservation is refused at commit (root still counts them as used)",
+                ),
             ),
             bounds=ExploreBounds(),
             fast=ExploreBounds(),
@@ -654,6 +684,19 @@ def _scenarios() -> tuple[Scenario, ...]:
                 ScenarioVariant(
                     "node-cost+pre-4280", {"node_cost": True, "headroom": "pre-4280"}, "guarantee-progress", "violated",
                     "without blocked headroom the lender takes the freed node's free gigabyte at its heartbeat before the kill, for ever",
+                ),
+                ScenarioVariant(
+                    "lazy", {"lazy": True}, "guarantee-progress", "violated",
+                    "lazy preemption leaves the two freed gigabytes running as killable on two nodes; the reservation is refused at "
+                    "commit (root still counts them as used) and the policy counts them as already given up",
+                ),
+                ScenarioVariant(
+                    "lazy+reserved-selector", {"lazy": True, "reserved_selector": True}, "guarantee-progress", "violated",
+                    "the selector needs a reservation, and with the killable containers still counted as used the full cluster refuses it at commit",
+                ),
+                ScenarioVariant(
+                    "lazy+node-cost", {"lazy": True, "node_cost": True}, "guarantee-progress", "violated",
+                    "the borrower's AM kills one killable container; the one left and the next round's end up on two nodes, 1 GB each, for ever",
                 ),
             ),
             bounds=ExploreBounds(),

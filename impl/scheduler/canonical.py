@@ -92,7 +92,7 @@ def _container_ranks(state: SchedulerState) -> dict[int, int]:
     """Every container id the state mentions (containers, marks, proposals) by its rank."""
     mentioned = {c.cid for c in state.containers} | {cid for cid, _ in state.marks}
     for p in state.proposals:
-        mentioned.update(v for v in (p.from_reserved, p.release) if v != NONE)
+        mentioned.update(v for v in (p.from_reserved, p.release, *p.kill) if v != NONE)
     return _ranks(mentioned)
 
 
@@ -110,9 +110,13 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
         apps=tuple(None if a is None else replace(a, am_container=cids[a.am_container]) for a in state.apps),
         containers=tuple(replace(c, cid=cids[c.cid]) for c in state.containers),
         proposals=tuple(
-            sorted(replace(p, from_reserved=cids[p.from_reserved], release=cids[p.release]) for p in state.proposals)
+            sorted(
+                replace(p, from_reserved=cids[p.from_reserved], release=cids[p.release], kill=tuple(cids[c] for c in p.kill))
+                for p in state.proposals
+            )
         ),
         marks=tuple(sorted((cids[cid], at) for cid, at in state.marks)),
+        killable=tuple(cids[cid] for cid in state.killable),
     )
 
 
@@ -150,6 +154,7 @@ def _encode(
     proposals = tuple(
         sorted(
             (p.kind, apps[p.app], p.request, nodes[p.node], cids[p.from_reserved], cids[p.release], p.ignore_exclusivity)
+            + tuple(cids[c] for c in p.kill)
             for p in state.proposals
         )
     )
@@ -169,4 +174,5 @@ def _encode(
         order,
         state.sorted_at,
         state.monitor_at,
+        tuple(cids[cid] for cid in state.killable),
     )
