@@ -191,7 +191,6 @@ def _not_modelled(conf: SchedulerConfiguration) -> list[Finding]:
 _NOT_MODELLED_REASON = {
     "intra_queue_enabled": "intra-queue preemption is on: the model covers inter-queue preemption only, so preempt and explore refuse this configuration",
     "underutilized_preemption_enabled": "preemption for under-utilized queues by priority is on: not modelled, so preempt and explore refuse this configuration",
-    "lazy_preemption_enabled": "lazy preemption is on: not modelled (the model kills at once), so preempt and explore refuse this configuration",
 }
 _QUEUE_FEATURES = {
     "auto-create-child-queue.enabled": "auto-created leaf queues are not modelled: the queue is a parent without children and gets no applications",

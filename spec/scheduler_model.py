@@ -162,7 +162,8 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         return [_progress(self.world, prop) for prop in self._properties]
 
     def state_json(self, state: ModelState) -> JSONValue:
-        """The state with names: clock, nodes, applications, containers, proposals, marks."""
+        """The state with names: clock, nodes, applications, containers, proposals, marks (and
+        killable containers under lazy preemption)."""
         return state_json(self.world, state.scheduler) | ({"broken": [list(b) for b in state.broken]} if state.broken else {})
 
 
@@ -316,6 +317,7 @@ def state_json(world: World, state: SchedulerState) -> dict[str, Any]:
         ],
         "proposals": [describe_proposal(world, p) for p in state.proposals],
         "marks": {f"c{cid}": at for cid, at in state.marks},
+        **({"killable": [f"c{cid}" for cid in state.killable]} if state.killable else {}),
     }
 
 

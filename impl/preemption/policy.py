@@ -28,7 +28,7 @@ from dataclasses import replace
 from ..calculator import ResourceCalculator
 from ..cluster import ClusterSnapshot, Container
 from ..errors import InputError, NotModelled
-from .config import PREFIX, UNDERUTILIZED, VARIANTS, PreemptionConfig
+from .config import LAZY, PREFIX, UNDERUTILIZED, VARIANTS, PreemptionConfig
 from .context import RoundContext, SelectorRun
 from .fifo_selector import select_fifo
 from .intra_queue_selector import select_intra_queue
@@ -48,6 +48,7 @@ NOT_IN_HADOOP_2_7_3: tuple[tuple[str, str], ...] = (
     ("preemption_to_balance_enabled", PREFIX + "preemption-to-balance-queue-after-satisfied.enabled"),
     ("conservative_drf", PREFIX + "conservative-drf"),
     ("intra_queue_enabled", PREFIX + "intra-queue-preemption.enabled"),
+    ("lazy_preemption_enabled", LAZY),  # YARN-4108, Hadoop 2.8
 )
 
 

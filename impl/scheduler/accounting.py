@@ -94,6 +94,7 @@ class Edit:
         self.node_order = state.node_order
         self.sorted_at = state.sorted_at
         self.monitor_at = state.monitor_at
+        self.killable = set(state.killable)
 
     def freeze(self) -> SchedulerState:
         """The edited state (containers, proposals and marks in canonical order)."""
@@ -112,6 +113,7 @@ class Edit:
             node_order=self.node_order,
             sorted_at=self.sorted_at,
             monitor_at=self.monitor_at,
+            killable=tuple(sorted(cid for cid in self.killable if cid in live)),
         )
 
     # -- reading ----------------------------------------------------------------------------

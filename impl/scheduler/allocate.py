@@ -48,6 +48,7 @@ from .limits import (
     root_limits,
     user_limit,
 )
+from .killable import containers_to_kill, node_killable_resource, preemption_allowed, queue_killable_resource
 from .queue_order import ordered_apps, ordered_children
 from .requests import outstanding, serving_request
 from .scheduling_mode import IGNORE, RESPECT, SchedulingMode
@@ -121,7 +122,7 @@ def propose_on_node(world: World, state: SchedulerState, node: int, view: View |
             return None
         single = Candidates(world.node_partition[node], (node,), False)
         return _reserved_container(view, reserved, single).proposal
-    if not fits_count(view.calc, ns.free, view.minimum):
+    if not fits_count(view.calc, ns.free + node_killable_resource(state, node), view.minimum):
         return None
     return _assign_root(view, Candidates(world.node_partition[node], (node,), False))
 
@@ -156,11 +157,12 @@ def partition_pass(world: World, state: SchedulerState, partition: int, view: Vi
 
 
 def partition_full(view: View, partition: int) -> bool:
-    """Root's used capacity in the partition is at least 1 (reservations count as used; the
-    model has no killable resource, which Hadoop would also require to be none)."""
+    """Root's used capacity in the partition is at least 1 (reservations count as used) and
+    nothing there is killable (lazy preemption)."""
     resource = view.partition_resource[partition]
     base = view.calc.max(resource, view.guaranteed(ROOT, partition), view.minimum)
-    return view.calc.divide(resource, view.state.queues[ROOT].used[partition], base) >= 1.0
+    full = view.calc.divide(resource, view.state.queues[ROOT].used[partition], base) >= 1.0
+    return full and queue_killable_resource(view.world, view.state, ROOT, partition).is_zero()
 
 
 def serves_reservation_alone(world: World, state: SchedulerState, node: int, view: View | None = None) -> bool:
@@ -192,7 +194,7 @@ def pass_inputs(state: SchedulerState) -> Hashable:
     """Everything of ``state`` an allocation pass reads: nodes, applications, queue and user
     figures, tracked containers and the sorter's order (not the proposals in flight, the
     marks, the clock or the time stamps). Two states with equal inputs get equal proposals."""
-    return (state.nodes, state.apps, state.queues, state.users, state.containers, state.node_order)
+    return (state.nodes, state.apps, state.queues, state.users, state.containers, state.node_order, state.killable)
 
 
 def multi_node_candidates(world: World, state: SchedulerState, partition: int) -> tuple[int, ...]:
@@ -244,7 +246,8 @@ def _assign_queue(view: View, queue: int, candidates: Candidates, limits: Limits
         return NOTHING, limits
     if not candidates.multi:
         node = view.state.nodes[candidates.nodes[0]]
-        if node.reserved != NONE or not view.calc.greater_equal(view.cluster, node.free, view.minimum):
+        available = node.free + node_killable_resource(view.state, candidates.nodes[0])
+        if node.reserved != NONE or not view.calc.greater_equal(view.cluster, available, view.minimum):
             return NOTHING, limits
     reserved = view.state.queues[queue].reserved[0]
     allowed, limits = can_assign_to_queue(view, queue, candidates.partition, limits, reserved, mode)
@@ -288,6 +291,7 @@ def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, 
     if not _queue_wants(view, leaf, candidates, mode):
         return NOTHING, limits
     partition = candidates.partition
+    limits = replace(limits, allow_preemption=preemption_allowed(view, leaf, partition))
     check_queue = True
     for app in ordered_apps(view, leaf):
         state = view.state.apps[app]
@@ -342,7 +346,9 @@ def _reserved_container(view: View, reserved: Container, candidates: Candidates)
         return NOTHING
     key = view.world.apps[reserved.app].requests[reserved.request].key
     resource = view.partition_resource[0]
-    result = _allocate_key(view, reserved.app, key, candidates, Limits(resource, resource), RESPECT, reserved)
+    leaf = view.world.apps[reserved.app].queue
+    limits = Limits(resource, resource, allow_preemption=preemption_allowed(view, leaf, candidates.partition))
+    result = _allocate_key(view, reserved.app, key, candidates, limits, RESPECT, reserved)
     return Assignment(result.proposal)
 
 
@@ -423,8 +429,9 @@ def _try_node(view: View, app: int, key: int, node: int, limits: Limits, reserve
 
 
 def _assign_container(view: View, app: int, request: int, node: int, limits: Limits, reserved: Container | None) -> Result:
-    """``RegularContainerAllocator.assignContainer``: allocate if it fits, else reserve (or
-    re-reserve) if seed 002's rule allows; continue-looking may swap a reservation elsewhere
+    """``RegularContainerAllocator.assignContainer``: allocate if it fits (or, for a leaf under
+    its guarantee, if killing the node's killable containers makes room: lazy preemption), else
+    reserve (or re-reserve) if seed 002's rule allows; continue-looking may swap a reservation elsewhere
     for this allocation, or forbid reserving when the queue or user is at its limit."""
     world, calc = view.world, view.calc
     spec = world.apps[app].requests[request]
@@ -437,13 +444,15 @@ def _assign_container(view: View, app: int, request: int, node: int, limits: Lim
     to_unreserve = calc.max(view.cluster, capability - limits.headroom, limits.amount_needed_unreserve)
     must_unreserve = calc.any_major_positive(to_unreserve)
     continue_looking = world.settings.continue_looking
-    if fits_count(calc, view.state.nodes[node].free, capability):
+    fits = fits_count(calc, view.state.nodes[node].free, capability)
+    kill = () if fits else containers_to_kill(view, node, capability, limits.allow_preemption)
+    if fits or kill:
         release = NONE
         if reserved is None and continue_looking and (not should or must_unreserve):
             release = reservation_to_release(view, app, spec.key, to_unreserve if must_unreserve else capability)
             if release == NONE:
                 return Result(Outcome.LOCALITY_SKIPPED)
-        proposal = Proposal(ProposalKind.ALLOCATE, app, request, node, from_reserved, release, ignore)
+        proposal = Proposal(ProposalKind.ALLOCATE, app, request, node, from_reserved, release, ignore, kill)
         return Result(Outcome.ALLOCATED, proposal)
     if should or reserved is not None:
         if continue_looking and reserved is None and must_unreserve:

@@ -23,6 +23,12 @@ named by :attr:`~.world.Variants.name`):
 Applying (``FiCaSchedulerApp.apply``, ``LeafQueue.apply``): give up the released reservation,
 then allocate, reserve, re-reserve (only the re-reservation count changes) or unreserve, with
 every counter updated by :class:`~.accounting.Edit`.
+
+Lazy preemption (:mod:`.killable`): an allocation's containers to kill must all still be live,
+their resource on the proposal's node counts as free, and all of it as released in the limit
+checks (``getTotalReleasedResource``); applying kills those of other leaves first, and a new
+allocation or reservation that takes a parent above its maximum kills the parent's killable
+containers (:mod:`.lazy_kills`).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from dataclasses import dataclass
 
 from ..resources import ZERO
 from .accounting import Edit
+from .killable import kill_gone, kill_resource
+from .lazy_kills import enforce_parent_maximum, kill_for_allocation
 from .limits import queue_max_down, user_limit
 from .scheduling_mode import SchedulingMode
 from .state import NONE, AppPhase, ContainerState, Proposal, ProposalKind, SchedulerState
@@ -100,7 +108,9 @@ def _allocation_check(world: World, state: SchedulerState, proposal: Proposal) -
         elif variants.yarn_8127:
             return "allocation from a reserved container on a node that does not hold it (the YARN-8127 check)"
     capability = world.apps[proposal.app].requests[proposal.request].capability
-    if not world.calculator.fits_in(capability, node.free):
+    if kill_gone(state, proposal.kill):
+        return "a container to kill for it has ended"
+    if not world.calculator.fits_in(capability, node.free + kill_resource(state, proposal.kill, proposal.node)):
         return "the container no longer fits on the node"
     if proposal.release != NONE:
         released = state.container(proposal.release)
@@ -115,10 +125,10 @@ def _limits_check(view: View, proposal: Proposal) -> str | None:
     info = world.apps[proposal.app]
     capability = info.requests[proposal.request].capability
     partition = world.node_partition[proposal.node]
-    released = ZERO
+    released = kill_resource(state, proposal.kill)
     if proposal.release != NONE:
         container = state.container(proposal.release)
-        released = container.resource if container is not None else ZERO
+        released = released + (container.resource if container is not None else ZERO)
     limit = user_limit(view, info.queue, partition, SchedulingMode.of(proposal.ignore_exclusivity))
     if calc.greater(view.cluster, state.users[info.user].used[partition] - released, limit):
         return f"user {world.users[info.user][1]} is over its limit {limit}"
@@ -144,15 +154,19 @@ def apply(world: World, state: SchedulerState, proposal: Proposal) -> SchedulerS
     elif kind == ProposalKind.RESERVE:
         edit.reserve(proposal.app, proposal.request, proposal.node)
     elif proposal.from_reserved != NONE:
+        kill_for_allocation(edit, world.apps[proposal.app].queue, proposal.kill)
         reserved = state.container(proposal.from_reserved)
         still_reserved = reserved is not None and reserved.state == ContainerState.RESERVED
         if still_reserved and (reserved is not None and reserved.node == proposal.node or world.variants.reserved_pickup):
             edit.drop_reservation(proposal.from_reserved, release_queue=False)
         edit.allocate(proposal.app, proposal.request, proposal.node, proposal.from_reserved, charge_queue=False)
     else:
+        kill_for_allocation(edit, world.apps[proposal.app].queue, proposal.kill)
         if proposal.release != NONE:
             edit.drop_reservation(proposal.release)
         edit.allocate(proposal.app, proposal.request, proposal.node, edit.new_container_id())
+    if edit.killable and kind in (ProposalKind.ALLOCATE, ProposalKind.RESERVE) and proposal.from_reserved == NONE:
+        enforce_parent_maximum(edit, world.apps[proposal.app].queue, world.node_partition[proposal.node])
     return edit.freeze()
 
 

@@ -94,7 +94,7 @@ def _container_ranks(state: SchedulerState) -> dict[int, int]:
     """Every container id the state mentions (containers, marks, proposals) by its rank."""
     mentioned = {c.cid for c in state.containers} | {cid for cid, _ in state.marks}
     for p in state.proposals:
-        mentioned.update(v for v in (p.from_reserved, p.release) if v != NONE)
+        mentioned.update(v for v in (p.from_reserved, p.release, *p.kill) if v != NONE)
     return _ranks(mentioned)
 
 
@@ -112,9 +112,13 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
         apps=tuple(None if a is None else replace(a, am_container=cids[a.am_container]) for a in state.apps),
         containers=tuple(replace(c, cid=cids[c.cid]) for c in state.containers),
         proposals=tuple(
-            sorted(replace(p, from_reserved=cids[p.from_reserved], release=cids[p.release]) for p in state.proposals)
+            sorted(
+                replace(p, from_reserved=cids[p.from_reserved], release=cids[p.release], kill=tuple(cids[c] for c in p.kill))
+                for p in state.proposals
+            )
         ),
         marks=tuple(sorted((cids[cid], at) for cid, at in state.marks)),
+        killable=tuple(cids[cid] for cid in state.killable),
     )
 
 
@@ -161,7 +165,8 @@ def _encode(
     for container in containers:
         extend(container)
     proposals = sorted(
-        (p.kind, apps[p.app], p.request, nodes[p.node], cids[p.from_reserved], cids[p.release], p.ignore_exclusivity)
+        (p.kind, apps[p.app], p.request, nodes[p.node], cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, len(p.kill))
+        + tuple(cids[c] for c in p.kill)
         for p in state.proposals
     )
     add(len(proposals))
@@ -176,6 +181,8 @@ def _encode(
         extend(nodes[n] for n in partition)
     add(state.sorted_at)
     add(state.monitor_at)
+    add(len(state.killable))
+    extend(cids[cid] for cid in state.killable)
     return tuple(out)
 
 

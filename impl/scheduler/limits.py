@@ -2,7 +2,8 @@
 
 * Queue limit (``AbstractCSQueue.canAssignToThisQueue`` and ``ParentQueue.getResourceLimitsOfChild``):
   root's limit is the partition's resource; a child's is ``min(parent limit - parent used +
-  child used, child maximum rounded down to the minimum allocation)``, rounded down. A queue may
+  child used, child maximum rounded down to the minimum allocation)``, rounded down. A parent's
+  killable resource (lazy preemption, :mod:`.killable`) counts as not used in both. A queue may
   be given more while ``used < min(maximum, limit)``; with reservations-continue-looking, a
   queue at its limit may still allocate in the default partition if unreserving its
   reservations would bring it below (it must then unreserve). Without partition exclusivity
@@ -28,6 +29,7 @@ from dataclasses import dataclass, replace
 from ..calculator import ResourceCalculator
 from ..resources import ZERO, Resource, f32, java_ceil_long, java_long
 from .scheduling_mode import RESPECT, SchedulingMode
+from .killable import parent_killable
 from .state import AppPhase
 from .view import View
 
@@ -96,13 +98,15 @@ class Limits:
     """Hadoop's ``ResourceLimits`` as it travels down the tree for one allocation: the limit,
     the headroom set by the queue check, what must be unreserved to allocate, and the headroom
     of children skipped for their queue limit (YARN-4280's blocked headroom: the limit less it
-    is the net limit the next children get). Hadoop updates one object in place; here each
-    check returns the updated limits."""
+    is the net limit the next children get), and whether the leaf may kill killable containers
+    to allocate (``isAllowPreemption``, lazy preemption). Hadoop updates one object in place;
+    here each check returns the updated limits."""
 
     limit: Resource
     headroom: Resource = ZERO
     amount_needed_unreserve: Resource = ZERO
     blocked: Resource = ZERO
+    allow_preemption: bool = False
 
     @property
     def net_limit(self) -> Resource:
@@ -129,6 +133,7 @@ def child_limits(view: View, parent: int, child: int, parent_limits: Limits, par
     less what earlier children blocked (nothing blocks before YARN-4280)."""
     queues = view.state.queues
     limit = parent_limits.net_limit - queues[parent].used[partition] + queues[child].used[partition]
+    limit = limit + parent_killable(view, parent, partition)
     limit = view.calc.min(view.cluster, limit, queue_max_down(view, child, partition))
     limit = round_down(view.calc, limit, view.minimum)
     return Limits(limit, limit)
@@ -150,7 +155,7 @@ def can_assign_to_queue(
     through unreserving)."""
     calc, cluster = view.calc, view.cluster
     limit = current_limit(view, queue, partition, limits, mode)
-    used = view.state.queues[queue].used[partition]
+    used = view.state.queues[queue].used[partition] - parent_killable(view, queue, partition)
     limits = replace(limits, headroom=limit - used)
     if not calc.greater_equal(cluster, used, limit):
         return True, limits

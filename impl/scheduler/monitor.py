@@ -7,7 +7,8 @@ and the scheduler handles the events it sends (``CapacityScheduler.handle``):
 * ``MARK_CONTAINER_FOR_PREEMPTION``: the application is told (its AM may release the
   container itself, :func:`~.environment.release`); the policy remembers when it marked it;
 * ``MARK_CONTAINER_FOR_KILLABLE`` (sent once the wait has passed since the mark): without lazy
-  preemption the scheduler kills the container at once (KILLED, ``PREEMPTED`` status);
+  preemption the scheduler kills the container at once (KILLED, ``PREEMPTED`` status); with
+  it the container is listed as killable and keeps running (:mod:`.killable`);
 * ``KILL_RESERVED_CONTAINER``: the reservation is dropped.
 
 The snapshot (:func:`snapshot`) is the policy's view of this state (semantics A.2): the live
@@ -30,6 +31,7 @@ from ..preemption.result import EventType, PolicyState, RoundResult
 from ..resources import ZERO, Resource
 from .accounting import Edit
 from .environment import end_container
+from .killable import lazy, mark_killable, queue_killable_resource
 from .limits import pending_considering_user_limit, user_limit
 from .memo import Memo, memo_for
 from .scheduling_mode import RESPECT
@@ -92,6 +94,7 @@ def snapshot(world: World, state: SchedulerState, memo: Memo | None = None) -> C
                     pending=figures[q][i][0],
                     pending_net_reserved=figures[q][i][1],
                     reserved=state.queues[q].reserved[i],
+                    killable=queue_killable_resource(world, state, q, i),
                     user_limits=_user_limits(view, q, i) if intra_queue else {},
                 )
                 for i, p in enumerate(world.partitions)
@@ -139,7 +142,7 @@ def _monitor_inputs(world: World, state: SchedulerState) -> Hashable:
         for c in state.containers
     )
     live = tuple(node.live for node in state.nodes)
-    return (live, state.queues, state.users, state.apps, containers, state.clock, state.marks)
+    return (live, state.queues, state.users, state.apps, containers, state.clock, state.marks, state.killable)
 
 
 def policy_round(world: World, state: SchedulerState, memo: Memo | None = None) -> tuple[RoundResult, Mapping[ContainerId, int]]:
@@ -177,6 +180,7 @@ def _policy_container(world: World, state: SchedulerState, cid: int) -> Containe
         reserved=container.state == ContainerState.RESERVED,
         label=world.partitions[request.partition].name,
         started_ms=container.start if _node_cost(world) else 0,
+        killable=cid in state.killable,
     )
 
 
@@ -240,8 +244,11 @@ def run_monitor(world: World, state: SchedulerState, memo: Memo | None = None) -
             edit.drop_reservation(cid)
             unreserved.append(cid)
         elif event.kind == EventType.MARK_CONTAINER_FOR_KILLABLE and current.live:
-            end_container(edit, cid)
-            killed.append(cid)
+            if lazy(world):
+                mark_killable(edit, cid)
+            else:
+                end_container(edit, cid)
+                killed.append(cid)
     edit.marks = {by_id[container_id]: at for container_id, at in result.state.marks.items() if container_id in by_id}
     edit.monitor_at = state.clock
     marked = tuple(

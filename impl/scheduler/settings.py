@@ -13,7 +13,7 @@ from ..config.capacity import PREFIX
 from ..config.hadoop_xml import HadoopConfiguration
 from ..config.scheduler import SchedulerConfiguration, scheduler_configuration
 from ..errors import InputError, NotModelled
-from ..preemption.config import LAZY, PreemptionConfig
+from ..preemption.config import PreemptionConfig
 from ..preemption.policy import check_supported
 from ..resources import Resource
 from .specs import WORLD
@@ -62,10 +62,8 @@ def configuration_from_properties(properties: Mapping[str, str], source: str = W
 
 
 def read_settings(conf: SchedulerConfiguration) -> Settings:
-    """The scheduler settings of a configuration; a setting the model does not cover (lazy
-    preemption: the policy reads killable containers, but this model's allocation does not yet
-    count them as headroom nor kill them to make room) or an unknown multi-node policy is an
-    error naming the property."""
+    """The scheduler settings of a configuration; a preemption setting the model does not
+    cover or an unknown multi-node policy is an error naming the property."""
     props = conf.properties
     multi_node = props.get_bool(MULTI_NODE_KEY, False)
     sorting: NodeSorting = "resource-usage"
@@ -76,11 +74,6 @@ def read_settings(conf: SchedulerConfiguration) -> Settings:
     if conf.preemption_active:
         try:
             check_supported(conf.preemption)
-            if conf.preemption.lazy_preemption_enabled:
-                raise NotModelled(
-                    f"{LAZY}=true: the scheduler model does not keep killable containers "
-                    "(its allocation neither counts them as headroom nor kills them to make room)"
-                )
         except NotModelled as exc:
             raise InputError(conf.sources[-1] if conf.sources else WORLD, "preemption", str(exc)) from None
         preemption = conf.preemption

@@ -149,7 +149,8 @@ class Proposal:
     ``from_reserved``: the reserved container this allocation, re-reservation or unreserve
     comes from (``NONE`` for a new container). ``release``: another reservation of the app
     given up with this allocation (reservations-continue-looking). ``ignore_exclusivity``: the
-    allocation uses a non-exclusive partition for a request without that label.
+    allocation uses a non-exclusive partition for a request without that label. ``kill``:
+    killable containers the allocation kills to make room (lazy preemption).
     """
 
     kind: ProposalKind
@@ -159,6 +160,7 @@ class Proposal:
     from_reserved: int = NONE
     release: int = NONE
     ignore_exclusivity: bool = False
+    kill: tuple[int, ...] = ()
     _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
 
@@ -170,7 +172,8 @@ class SchedulerState:
     ``containers`` are sorted by id; ``proposals`` are the asynchronous proposals in flight
     (sorted: a multiset); ``marks`` the preemption monitor's memory ``(container id, time
     marked)``; ``node_order`` per partition the multi-node sorter's cached order, computed at
-    ``sorted_at`` (``NONE``: never); ``monitor_at`` the last monitor round.
+    ``sorted_at`` (``NONE``: never); ``monitor_at`` the last monitor round; ``killable`` the
+    live containers made killable under lazy preemption (sorted ids, :mod:`.killable`).
     """
 
     clock: int
@@ -186,6 +189,7 @@ class SchedulerState:
     node_order: tuple[tuple[int, ...], ...] = ()
     sorted_at: int = NONE
     monitor_at: int = NONE
+    killable: tuple[int, ...] = ()
     _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
     def container(self, cid: int) -> Container | None:

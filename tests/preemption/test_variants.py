@@ -146,6 +146,7 @@ def test_intra_queue_and_lazy_preemption_are_no_longer_refused(setting: str) -> 
         "preemption_to_balance_enabled",
         "conservative_drf",
         "intra_queue_enabled",
+        "lazy_preemption_enabled",
     ],
 )
 def test_settings_2_7_3_does_not_have_are_refused(setting: str) -> None:

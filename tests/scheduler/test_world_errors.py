@@ -82,11 +82,11 @@ CASES: list[tuple[str, Callable[[], None], str, str]] = [
         lambda: build(
             props={
                 "yarn.resourcemanager.scheduler.monitor.enable": "true",
-                "yarn.scheduler.capacity.lazy-preemption-enabled": "true",
+                "yarn.scheduler.capacity.ordering-policy.priority-utilization.underutilized-preemption.enabled": "true",
             }
         ),
         "preemption",
-        "does not keep killable containers",
+        "under-utilized queues is not modelled",
     ),
 ]
 
