@@ -21,12 +21,23 @@ from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form
 from yarnspec.impl.scheduler.limits import Limits, can_assign_to_queue, child_limits, root_limits
 from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.world import AppSpec, Bounds, NodeSpec, RequestSpec, World
-from yarnspec.spec.scenarios import BIG_CONTAINER_SETUP, big_container_world
+from yarnspec.impl.scheduler.bounds import Bounds
+from yarnspec.impl.scheduler.scheduling_mode import RESPECT
+from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.world import World
+from yarnspec.spec.scenarios import SCENARIOS
 from yarnspec.spec.scheduler_invariants import check_state
 from yarnspec.spec.scheduler_model import MONITOR, PREEMPTION
 
 from .helpers import gb, make_world, play
+
+BIG_CONTAINER_SETUP = SCENARIOS["big-container-livelock"].setup
+
+
+def big_container_world(lazy: bool = False) -> World:
+    """The big-container-livelock world, with lazy preemption or without (its shipped variants)."""
+    scenario = SCENARIOS["big-container-livelock"]
+    return scenario.world(scenario.variant("lazy" if lazy else "default"))
 
 LAZY = "yarn.scheduler.capacity.lazy-preemption-enabled"
 
@@ -63,14 +74,14 @@ def test_killable_resource_is_headroom_for_a_parent_not_for_a_leaf() -> None:
     world = big_container_world(lazy=True)
     state = _after(world, MARK_THEN_KILLABLE)
     view = View(world, state)
-    root = root_limits(view, 0, False)
-    assert can_assign_to_queue(view, 0, 0, root, Resource.of(0, 0), False)
+    allowed, root = can_assign_to_queue(view, 0, 0, root_limits(view, 0, RESPECT), Resource.of(0, 0), RESPECT)
+    assert allowed
     assert root.headroom.memory == 1024  # the default calculator reads memory only
     a, b = world.queue_index("root.A"), world.queue_index("root.B")
     assert child_limits(view, 0, b, root, 0).limit.memory == 1024
     limits_a = child_limits(view, 0, a, root, 0)
     assert limits_a.limit.memory == 6 * 1024
-    assert not can_assign_to_queue(view, a, 0, limits_a, Resource.of(0, 0), False)
+    assert not can_assign_to_queue(view, a, 0, limits_a, Resource.of(0, 0), RESPECT)[0]
 
 
 def test_the_borrower_takes_the_killable_room_and_the_commit_kills_it() -> None:
