@@ -4,8 +4,8 @@
 Every one must PASS, each records its upstream source, and together they cover the 38 test
 methods of the four classes (one method, ``testIntraQueuePreemptionFairOrderingWithStrictAndRelaxedDRF``,
 resets the event handler half-way and is kept as two cases, as the shared folder does for such
-tests). A further folder, ``hadoop-preemption-fair-share``, holds the 7 later upstream
-methods of ``...IntraQueueFairOrdering`` that select the ``fair-share`` rule of
+tests). A further folder, ``hadoop-preemption-fair-share``, holds the 11 upstream
+methods of the later ``...IntraQueueFairOrdering`` that select the ``fair-share`` rule of
 :class:`~yarnspec.impl.preemption.config.FairOrderingRule` (their source is a stored copy of
 the later test class, cited by its ``stored_id``: its commit was not found).
 """
@@ -31,7 +31,7 @@ CLASSES = {
     "TestProportionalCapacityPreemptionPolicyIntraQueueWithDRF": 3,
     "TestProportionalCapacityPreemptionPolicyIntraQueueFairOrdering": 4,
 }
-FAIR_SHARE_METHODS = 7
+FAIR_SHARE_METHODS = 11
 FAIR_SHARE_KEY = "yarnspec.preemption.intra-queue-fair-ordering-rule"
 
 

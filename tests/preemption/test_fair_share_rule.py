@@ -129,4 +129,4 @@ def test_the_old_rule_disagrees_with_the_later_upstream_case() -> None:
 
 
 def test_case_files_exist() -> None:
-    assert len(list(Path(CASES).glob("*.json"))) == 7
+    assert len(list(Path(CASES).glob("*.json"))) == 11
