@@ -154,7 +154,7 @@ class Queue:
     minimum_allocation: Resource = Resource.of(1024, 1)
     #: ``minimum-user-limit-percent`` (``LeafQueue.getUserLimit``); only the fair-share rule of
     #: intra-queue preemption reads it (:class:`~.preemption.config.FairOrderingRule`).
-    minimum_user_limit_percent: int = 100
+    minimum_user_limit_percent: float = 100.0
 
     @property
     def name(self) -> str:

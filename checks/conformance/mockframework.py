@@ -257,7 +257,7 @@ def _queues(exprs: _Expressions, types: ResourceTypes, partitions: Mapping[str, 
                 ordering_policy=ordering_policy(conf, line.name),
                 minimum_allocation=HARNESS_MINIMUM_ALLOCATION,
                 # The harness never stubs LeafQueue.getUserLimit(): Mockito answers 0.
-                minimum_user_limit_percent=0,
+                minimum_user_limit_percent=0.0,
             )
         )
     return queues

@@ -158,7 +158,7 @@ def _fair_compare(calc: ResourceCalculator, cluster: Resource):  # type: ignore[
     return compare
 
 
-def _set_fair_shares(records: Sequence[TempApp], app_count: int, reassignable: Resource, user_limit_percent: int, calc: ResourceCalculator) -> None:
+def _set_fair_shares(records: Sequence[TempApp], app_count: int, reassignable: Resource, user_limit_percent: float, calc: ResourceCalculator) -> None:
     """``setFairShareForApps``: with a minimum-user-limit-percent of 100 every application's
     share is the queue's reassignable resource (AM included) over the number of applications,
     else its user's limit (AM included) over the user's applications; both rounded up."""
