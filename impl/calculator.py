@@ -55,6 +55,10 @@ class ResourceCalculator(ABC):
         """Hadoop ``isAnyMajorResourceAboveZero``."""
 
     @abstractmethod
+    def divide_and_ceil(self, r: Resource, by: int) -> Resource:
+        """``r`` split into ``by`` parts, rounded up (``divideAndCeil(Resource, int)``)."""
+
+    @abstractmethod
     def any_major_nonpositive(self, r: Resource) -> bool:
         """Hadoop ``isAnyMajorResourceZeroOrNegative`` (the conservative-DRF rule)."""
 
@@ -137,6 +141,12 @@ class DefaultCalculator(ResourceCalculator):
         ``createResource(memory)``). The vector keeps the width of ``r``."""
         f = factor if isinstance(factor, (int, float)) else factor[0]
         memory = java_long(r.memory * f + 0.5)
+        return Resource((memory, 1 if memory > 0 else 0) + (0,) * max(0, len(r) - 2))
+
+    def divide_and_ceil(self, r: Resource, by: int) -> Resource:
+        """Memory ``divideAndCeil(memory, by)``; vcores 1 when that is > 0, else 0
+        (``DefaultResourceCalculator.divideAndCeil(Resource, int)``)."""
+        memory = _long_divide_and_ceil(r.memory, by)
         return Resource((memory, 1 if memory > 0 else 0) + (0,) * max(0, len(r) - 2))
 
 
@@ -225,6 +235,19 @@ class DominantCalculator(ResourceCalculator):
         return Resource(
             tuple(java_ceil_long(v * (factor[i] if i < len(factor) else 0.0)) for i, v in enumerate(r.values))
         )
+
+    def divide_and_ceil(self, r: Resource, by: int) -> Resource:
+        """Per type ``divideAndCeil(r_i, by)`` (``DominantResourceCalculator``)."""
+        return Resource(tuple(_long_divide_and_ceil(v, by) for v in r.values))
+
+
+def _long_divide_and_ceil(a: int, b: int) -> int:
+    """Hadoop ``ResourceCalculator.divideAndCeil(long, long)``: ``(a + b - 1) / b`` in Java
+    long arithmetic (truncating), 0 when ``b`` is 0."""
+    if b == 0:
+        return 0
+    q = abs(a + b - 1) // abs(b)
+    return q if (a + b - 1 >= 0) == (b > 0) else -q
 
 
 def calculator(name: CalculatorName) -> ResourceCalculator:

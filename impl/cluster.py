@@ -152,6 +152,9 @@ class Queue:
     intra_queue_preemption_disabled: bool = False
     ordering_policy: str = "fifo"
     minimum_allocation: Resource = Resource.of(1024, 1)
+    #: ``minimum-user-limit-percent`` (``LeafQueue.getUserLimit``); only the fair-share rule of
+    #: intra-queue preemption reads it (:class:`~.preemption.config.FairOrderingRule`).
+    minimum_user_limit_percent: float = 100.0
 
     @property
     def name(self) -> str:

@@ -256,6 +256,8 @@ def _queues(exprs: _Expressions, types: ResourceTypes, partitions: Mapping[str, 
                 intra_queue_preemption_disabled=explicit_intra_queue_disable(conf, paths[position]) or False,
                 ordering_policy=ordering_policy(conf, line.name),
                 minimum_allocation=HARNESS_MINIMUM_ALLOCATION,
+                # The harness never stubs LeafQueue.getUserLimit(): Mockito answers 0.
+                minimum_user_limit_percent=0.0,
             )
         )
     return queues

@@ -66,6 +66,7 @@ def queues_for_snapshot(conf: SchedulerConfiguration, partitions: Sequence[Parti
                 intra_queue_preemption_disabled=conf.intra_queue_preemption_disabled(queue.path),
                 ordering_policy=queue.ordering_policy,
                 minimum_allocation=conf.allocation.minimum,
+                minimum_user_limit_percent=queue.minimum_user_limit_percent,
             )
         )
     return queues

@@ -69,6 +69,36 @@ class IntraQueueOrderPolicy:
     fair_ordering: bool
 
 
+@dataclass(frozen=True)
+class FairOrderingRule:
+    """How ``FifoIntraQueuePreemptionPlugin`` treats a leaf whose application ordering policy
+    is ``fair`` (a model variant; ``releases`` says which Hadoop code it stands for).
+
+    With ``fair_share`` set, every application gets a fair share (``setFairShareForApps``:
+    the queue's reassignable resource, AM included, split over its applications when the
+    queue's minimum-user-limit-percent is 100, else its user's limit split over the user's
+    applications, both rounded up); its ideal is its use plus pending capped at that share,
+    without the user-limit and queue-headroom caps; its AM is not kept out of what it may give;
+    and demand is matched by ``calcActuallyToBePreemptedBasedOnFS`` (every starved application,
+    most important first, takes from every other application with something to give) instead
+    of ``validateOutSameAppPriorityFromDemand``. Without it the ``fair`` queue is treated like
+    a ``fifo`` one apart from the ordering (:class:`IntraQueueOrderPolicy.fair_ordering`).
+    """
+
+    name: str
+    releases: str
+    fair_share: bool
+
+
+#: The symious/hadoop history to 2021-01 (the Hadoop 3.3 line the 39 shipped cases come from).
+PRIORITY_DEMAND = FairOrderingRule("priority-demand", "Hadoop 3.3.x (symious/hadoop to 2021-01)", False)
+#: The later apache/hadoop plugin (it already reads ``AbstractLeafQueue``, a Hadoop 3.4 class).
+FAIR_SHARE = FairOrderingRule("fair-share", "apache/hadoop 3.4 line (setFairShareForApps)", True)
+FAIR_ORDERING_RULES: tuple[FairOrderingRule, ...] = (PRIORITY_DEMAND, FAIR_SHARE)
+#: Not a Hadoop key: how a configuration or a case selects the fair-ordering rule.
+FAIR_ORDERING_RULE_KEY = "yarnspec.preemption.intra-queue-fair-ordering-rule"
+
+
 USERLIMIT_FIRST = IntraQueueOrderPolicy("userlimit_first", True, True, True, True)
 PRIORITY_FIRST = IntraQueueOrderPolicy("priority_first", False, False, False, False)
 INTRA_QUEUE_ORDER_POLICIES: tuple[IntraQueueOrderPolicy, ...] = (USERLIMIT_FIRST, PRIORITY_FIRST)
@@ -94,6 +124,7 @@ class PreemptionConfig:
     intra_queue_max_allowable_limit: float = 0.2
     intra_queue_order: IntraQueueOrderPolicy = USERLIMIT_FIRST
     intra_queue_conservative_drf: bool = True
+    intra_queue_fair_rule: FairOrderingRule = PRIORITY_DEMAND
     lazy_preemption_enabled: bool = False
     node_cost_selector: bool = False
     underutilized_preemption_enabled: bool = False
@@ -160,6 +191,15 @@ def _guarantee_rule(source: str, key: str, raw: Any) -> GuaranteeRule:
     raise InputError(source, key, f"expected one of {', '.join(GUARANTEE_RULES)}, found {raw!r}")
 
 
+def _fair_rule(source: str, key: str, raw: Any) -> FairOrderingRule:
+    text = str(raw).strip()
+    for rule in FAIR_ORDERING_RULES:
+        if text == rule.name:
+            return rule
+    known = ", ".join(r.name for r in FAIR_ORDERING_RULES)
+    raise InputError(source, key, f"expected one of {known}, found {raw!r}")
+
+
 def _order_policy(source: str, key: str, raw: Any) -> IntraQueueOrderPolicy:
     text = str(raw).strip().lower()
     for policy in INTRA_QUEUE_ORDER_POLICIES:
@@ -217,6 +257,7 @@ _KEYS: Mapping[str, tuple[str, Callable[[str, str, Any], Any]]] = MappingProxyTy
     UNDERUTILIZED: ("underutilized_preemption_enabled", _parse_bool),
     GUARANTEE_RULE_KEY: ("guarantees", _guarantee_rule),
     NODE_COST_KEY: ("node_cost_selector", _parse_bool),
+    FAIR_ORDERING_RULE_KEY: ("intra_queue_fair_rule", _fair_rule),
 })
 
 #: The property names this module reads, for documentation and for the configuration reader.

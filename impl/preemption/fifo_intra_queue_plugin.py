@@ -18,6 +18,10 @@ Per leaf and partition (:func:`compute_apps_ideal_allocation`):
    gives only to a more important one, or to another user's (same priority included), and
    under ``userlimit_first`` never to another user while its own user is within its limit; a
    user at the same priority as the demand gives at most its use above its limit.
+
+Under the ``fair-share`` :class:`~.config.FairOrderingRule`, in a ``fair`` queue, each
+application's ideal is capped by its fair share instead (:func:`_set_fair_shares`), its AM is
+not kept out of what it may give, and step 5 is :func:`_match_demand_by_fair_share`.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from functools import cmp_to_key
 from ..calculator import ResourceCalculator
 from ..cluster import Application, ClusterSnapshot, Container
 from ..resources import ZERO, Resource
-from .config import IntraQueueOrderPolicy
+from .config import FairOrderingRule, IntraQueueOrderPolicy
 from .temp_app import TempApp, TempUser
 from .temp_queue import TempQueue
 
@@ -45,6 +49,7 @@ def compute_apps_ideal_allocation(
     max_allowable_limit: float,
     order: IntraQueueOrderPolicy,
     conservative_drf: bool,
+    fair_rule: FairOrderingRule,
 ) -> list[TempApp]:
     """Hadoop ``computeAppsIdealAllocation`` for one leaf in one partition: the application
     records from the least to the most important, with ``actually_to_be_preempted`` set (an
@@ -64,14 +69,21 @@ def compute_apps_ideal_allocation(
         return []
     records = _records(tq, apps, containers_of, node_partition, am_by_user, queue.at(tq.partition).user_limits, width)
     fair = order.fair_ordering and queue.ordering_policy == "fair"
+    fair_share = fair_rule.fair_share and queue.ordering_policy == "fair"
     ranked = sorted(records, key=cmp_to_key(_fair_compare(calc, cluster) if fair else _priority_compare))
-    _assign_ideal(ranked, reassignable, selected, tq.partition, calc, cluster, conservative_drf)
+    if fair_share:
+        _set_fair_shares(records, len(apps), reassignable + am_total, queue.minimum_user_limit_percent, calc)
+    _assign_ideal(ranked, reassignable, selected, tq.partition, calc, cluster, conservative_drf, fair_share)
     low_to_high = list(reversed(ranked))
     allowance = tq.guaranteed.multiply_truncate(max_allowable_limit)
     allowance = allowance - tq.to_obtain if calc.greater(cluster, allowance, tq.to_obtain) else zero
     limit = calc.min(cluster, allowance, budget)
-    _assign_to_be_preempted(low_to_high, limit, queue.minimum_allocation.padded(width), order, calc, cluster)
-    _match_demand(low_to_high, order, calc, cluster)
+    keep_am = not fair_share
+    _assign_to_be_preempted(low_to_high, limit, queue.minimum_allocation.padded(width), order, calc, cluster, keep_am)
+    if fair_share:
+        _match_demand_by_fair_share(low_to_high, calc, cluster)
+    else:
+        _match_demand(low_to_high, order, calc, cluster)
     return low_to_high
 
 
@@ -146,6 +158,17 @@ def _fair_compare(calc: ResourceCalculator, cluster: Resource):  # type: ignore[
     return compare
 
 
+def _set_fair_shares(records: Sequence[TempApp], app_count: int, reassignable: Resource, user_limit_percent: float, calc: ResourceCalculator) -> None:
+    """``setFairShareForApps``: with a minimum-user-limit-percent of 100 every application's
+    share is the queue's reassignable resource (AM included) over the number of applications,
+    else its user's limit (AM included) over the user's applications; both rounded up."""
+    across = calc.divide_and_ceil(reassignable, app_count)
+    for app in records:
+        user = app.user
+        within = calc.divide_and_ceil(user.user_limit + user.am_used, len(user.apps))
+        app.fair_share = (across if user_limit_percent == 100 else within).clamp_min_zero()
+
+
 def _assign_ideal(
     ranked: Sequence[TempApp],
     reassignable: Resource,
@@ -154,13 +177,17 @@ def _assign_ideal(
     calc: ResourceCalculator,
     cluster: Resource,
     conservative_drf: bool,
+    fair_share: bool,
 ) -> None:
     """``calculateIdealAssignedResourcePerApp``, most important application first. Once
     nothing is left to hand out (with ``conservative_drf``: once any major type is used up)
-    the rest keep an ideal of 0; an application whose user already has its limit too."""
+    the rest keep an ideal of 0; an application whose user already has its limit too. Under
+    ``fair_share`` every application gets its use plus pending within its fair share, less
+    what was selected, with neither cap."""
     zero = ZERO.padded(len(cluster))
     for app in ranked:
-        if calc.less_equal(cluster, reassignable, zero) or (conservative_drf and calc.any_major_nonpositive(reassignable)):
+        exhausted = calc.less_equal(cluster, reassignable, zero) or (conservative_drf and calc.any_major_nonpositive(reassignable))
+        if exhausted and not fair_share:
             continue
         user = app.user
         app.selected = zero
@@ -168,10 +195,13 @@ def _assign_ideal(
             if container.label == partition:
                 app.selected = app.selected + container.resource
                 user.selected = user.selected + container.resource
-        wanted = app.used_deduct_am + app.pending - app.selected
-        if not calc.less(cluster, user.ideal, user.user_limit):
+        wanted = app.used_deduct_am + app.pending
+        if fair_share:
+            app.ideal = calc.min(cluster, app.fair_share, wanted).clamp_min_zero() - app.selected
+        elif not calc.less(cluster, user.ideal, user.user_limit):
             continue
-        app.ideal = calc.min(cluster, reassignable, calc.min(cluster, wanted, user.user_limit - user.ideal))
+        else:
+            app.ideal = calc.min(cluster, reassignable, calc.min(cluster, wanted - app.selected, user.user_limit - user.ideal))
         user.ideal = user.ideal + app.ideal
         holds = app.used_deduct_am - app.selected
         if calc.greater(cluster, app.ideal, holds):
@@ -186,14 +216,17 @@ def _assign_to_be_preempted(
     order: IntraQueueOrderPolicy,
     calc: ResourceCalculator,
     cluster: Resource,
+    keep_am: bool,
 ) -> None:
-    """``calculateToBePreemptedResourcePerApp``, least important application first."""
+    """``calculateToBePreemptedResourcePerApp``, least important application first; the AM
+    is kept out of what may be taken unless the fair-share rule applies (``keep_am``)."""
     zero = ZERO.padded(len(cluster))
     for app in low_to_high:
         if calc.less_equal(cluster, limit, zero) or calc.less_equal(cluster, app.used, zero):
             continue
         spare = ((app.used - app.ideal) - app.selected).clamp_min_zero()
-        spare = (spare - app.am_used).clamp_min_zero()
+        if keep_am:
+            spare = (spare - app.am_used).clamp_min_zero()
         if order.keep_minimum_allocation:
             spare = (spare - minimum_allocation).clamp_min_zero()
         app.to_be_preempted = calc.min(cluster, calc.max(cluster, spare, zero), limit)
@@ -230,3 +263,24 @@ def _match_demand(low_to_high: Sequence[TempApp], order: IntraQueueOrderPolicy, 
                 taken = calc.min(cluster, high.to_preempt_from_other, offer)
                 high.to_preempt_from_other = high.to_preempt_from_other - taken
                 low.actually_to_be_preempted = low.actually_to_be_preempted + taken
+
+
+def _match_demand_by_fair_share(low_to_high: Sequence[TempApp], calc: ResourceCalculator, cluster: Resource) -> None:
+    """``calcActuallyToBePreemptedBasedOnFS``: from the most important application down, a
+    starved one takes from every other application, least important first, what that one
+    may still give, until its demand is met."""
+    zero = ZERO.padded(len(cluster))
+    if len(low_to_high) <= 1:
+        return
+    for starved in reversed(low_to_high):
+        for overfed in low_to_high:
+            if overfed is starved:
+                continue
+            if calc.less_equal(cluster, starved.to_preempt_from_other, zero):
+                break
+            offer = (overfed.to_be_preempted - overfed.actually_to_be_preempted).clamp_min_zero()
+            if calc.less_equal(cluster, offer, zero):
+                continue
+            taken = calc.min(cluster, offer, starved.to_preempt_from_other)
+            starved.to_preempt_from_other = (starved.to_preempt_from_other - taken).clamp_min_zero()
+            overfed.actually_to_be_preempted = overfed.actually_to_be_preempted + taken

@@ -17,7 +17,11 @@ left, and only on the queues their fixpoints found under-served, in that order
    killable ones are skipped; under ``userlimit_first`` the walk of an application stops at
    the first container that would bring its user to or below the user limit; the container
    is then tried against the leaf's total (:meth:`~.selection.Selection.try_preempt`, with
-   ``intra-queue-preemption.conservative-drf``) and the round budget.
+   ``intra-queue-preemption.conservative-drf``) and the round budget. Under the ``fair-share``
+   :class:`~.config.FairOrderingRule`, in a ``fair`` leaf, the walk instead stops at the first
+   container that no longer fits in what the application still has to give, and each
+   container taken is deducted from that (the later ``skipContainerBasedOnIntraQueuePolicy``
+   and ``deductActuallyToBePreemptedFromApp``).
 """
 
 from __future__ import annotations
@@ -71,7 +75,7 @@ def _compute_demand(ctx: RoundContext, selected: Mapping[int, Sequence[Container
             records[(path, tq.partition)] = compute_apps_ideal_allocation(
                 ctx.snapshot, tq, ctx.snapshot.containers_by_app, ctx.index.node_partition, selected, calc, ctx.cluster,
                 ctx.selection.budget, config.intra_queue_max_allowable_limit, config.intra_queue_order,
-                config.intra_queue_conservative_drf,
+                config.intra_queue_conservative_drf, config.intra_queue_fair_rule,
             )  # fmt: skip
     return records
 
@@ -107,6 +111,7 @@ def _preempt_from_app(
 ) -> None:
     """Hadoop ``preemptFromLeastStarvedApp``."""
     order = ctx.config.intra_queue_order
+    fair_share = ctx.config.intra_queue_fair_rule.fair_share and ctx.snapshot.queues[app.app.queue].ordering_policy == "fair"
     for container in ctx.index.live_in_victim_order(app.app_id):
         if not to_obtain:
             return
@@ -114,6 +119,14 @@ def _preempt_from_app(
             continue
         partition = ctx.index.node_partition[container.node]
         user = _user_record(records, app.app.queue, partition, app.user.name)
+        if fair_share:
+            if user is not None and not ctx.calc.fits_in(container.resource, app.actually_to_be_preempted):
+                return
+            if ctx.selection.try_preempt(container, partition, to_obtain, ctx.config.intra_queue_conservative_drf):
+                # Inferred, not read: the later upstream tests only hold if the last container
+                # that uses up the app's amount is deducted too (docs/intra-queue.md).
+                app.deduct_actually_to_be_preempted(ctx.calc, ctx.cluster, container.resource, or_equal=True)
+            continue
         if order.keep_user_limit and user is not None:
             limit = user.user_limit + user.am_used
             if ctx.calc.less_equal(ctx.cluster, rolling[app.user.name] - container.resource, limit):

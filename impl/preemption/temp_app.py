@@ -32,10 +32,11 @@ class PreemptionEntity:
         """What it uses besides its application masters."""
         return self.used - self.am_used
 
-    def deduct_actually_to_be_preempted(self, calc: ResourceCalculator, reference: Resource, size: Resource) -> None:
+    def deduct_actually_to_be_preempted(self, calc: ResourceCalculator, reference: Resource, size: Resource, or_equal: bool = False) -> None:
         """Take ``size`` off what is still to be preempted, but only if that is larger
-        (``deductActuallyToBePreempted``)."""
-        if calc.greater(reference, self.actually_to_be_preempted, size):
+        (``deductActuallyToBePreempted``), or at least as large with ``or_equal``."""
+        compare = calc.greater_equal if or_equal else calc.greater
+        if compare(reference, self.actually_to_be_preempted, size):
             self.actually_to_be_preempted = self.actually_to_be_preempted - size
 
 
@@ -62,6 +63,7 @@ class TempApp(PreemptionEntity):
         super().__init__(used, am_used, pending)
         self.app = app
         self.user = user
+        self.fair_share = ZERO.padded(len(used))
 
     @property
     def priority(self) -> int:

@@ -105,6 +105,7 @@ def snapshot(world: World, state: SchedulerState, memo: Memo | None = None) -> C
             intra_queue_preemption_disabled=configured[info.path].intra_queue_preemption_disabled,
             ordering_policy=configured[info.path].ordering_policy,
             minimum_allocation=configured[info.path].minimum_allocation,
+            minimum_user_limit_percent=configured[info.path].minimum_user_limit_percent,
         )
         for q, info in enumerate(world.queues)
     ]

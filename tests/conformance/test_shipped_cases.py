@@ -4,7 +4,10 @@
 Every one must PASS, each records its upstream source, and together they cover the 38 test
 methods of the four classes (one method, ``testIntraQueuePreemptionFairOrderingWithStrictAndRelaxedDRF``,
 resets the event handler half-way and is kept as two cases, as the shared folder does for such
-tests).
+tests). A further folder, ``hadoop-preemption-fair-share``, holds the 11 upstream
+methods of the later ``...IntraQueueFairOrdering`` that select the ``fair-share`` rule of
+:class:`~yarnspec.impl.preemption.config.FairOrderingRule` (their source is a stored copy of
+the later test class, cited by its ``stored_id``: its commit was not found).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ CLASSES = {
     "TestProportionalCapacityPreemptionPolicyIntraQueueWithDRF": 3,
     "TestProportionalCapacityPreemptionPolicyIntraQueueFairOrdering": 4,
 }
+FAIR_SHARE_METHODS = 11
+FAIR_SHARE_KEY = "yarnspec.preemption.intra-queue-fair-ordering-rule"
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=[str(p.relative_to(BUILTIN_CASES)) for p in CASE_FILES])
@@ -39,14 +44,22 @@ def test_shipped_case_passes(path: Path) -> None:
 
 def test_the_38_upstream_methods_are_all_there_with_their_source() -> None:
     methods: dict[str, set[str]] = {}
+    fair_share: set[str] = set()
     for path in CASE_FILES:
         case = json.loads(path.read_text())
         source = case["source"]
-        assert source["repo"] in ("symious/hadoop", "apache/hadoop") and len(source["commit"]) == 40
         assert source["path"].endswith(f"/{path.parent.name}.java")
+        if path.parent.parent.name == "hadoop-preemption-fair-share":
+            assert source["repo"] == "apache/hadoop" and source["stored_id"].isdigit()
+            assert case["conf"][FAIR_SHARE_KEY] == "fair-share" and case["id"].endswith("@fair-share")
+            fair_share.add(source["method"])
+            continue
+        assert source["repo"] in ("symious/hadoop", "apache/hadoop") and len(source["commit"]) == 40
+        assert FAIR_SHARE_KEY not in case["conf"]
         methods.setdefault(path.parent.name, set()).add(source["method"])
     assert {cls: len(found) for cls, found in methods.items()} == CLASSES
     assert sum(CLASSES.values()) == 38
+    assert len(fair_share) == FAIR_SHARE_METHODS
 
 
 def test_conform_builtin_prints_their_count() -> None:
@@ -55,7 +68,22 @@ def test_conform_builtin_prints_their_count() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == f"{len(CASE_FILES)} passed, 0 failed, 0 unsupported"
-    assert len(CASE_FILES) == 39
+    assert len(CASE_FILES) == 39 + FAIR_SHARE_METHODS
+
+
+def test_fair_share_cases_fail_under_the_older_rule() -> None:
+    """The later methods need the rule: with the 3.3 rule most of them fail."""
+    failed = 0
+    for path in CASE_FILES:
+        case = json.loads(path.read_text())
+        if FAIR_SHARE_KEY not in case["conf"]:
+            continue
+        case["conf"][FAIR_SHARE_KEY] = "priority-demand"
+        try:
+            run_case(case)
+        except Exception:
+            failed += 1
+    assert failed >= 5
 
 
 def test_intra_queue_turned_off_fails_cases() -> None:
