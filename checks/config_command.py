@@ -29,7 +29,7 @@ from yarnspec.impl.config.capacity import NO_LABEL, LabelCapacity, QueueConfig
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
 from yarnspec.impl.configuration_getters import LONG_RANGE
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.preemption.config import IntraQueueOrderPolicy, PreemptionConfig
+from yarnspec.impl.preemption.config import FairOrderingRule, IntraQueueOrderPolicy, PreemptionConfig
 from yarnspec.impl.resources import Resource
 
 from .command_line import whole_number_argument
@@ -283,9 +283,10 @@ def _value(value: object) -> str:
 
 
 def _settings(config: PreemptionConfig) -> dict[str, Any]:
-    """Every setting by name; a named rule record (the intra-queue order policy) by its name."""
+    """Every setting by name; a named rule record (the intra-queue order policy, the fair-ordering
+    rule) by its name."""
     values = {f.name: getattr(config, f.name) for f in fields(config)}
-    return {name: value.name if isinstance(value, IntraQueueOrderPolicy) else value for name, value in values.items()}
+    return {name: value.name if isinstance(value, (IntraQueueOrderPolicy, FairOrderingRule)) else value for name, value in values.items()}
 
 
 # -- JSON ------------------------------------------------------------------------------------
