@@ -20,7 +20,7 @@ import argparse
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from yarnspec.impl.cluster import Partition, Queue
@@ -29,7 +29,7 @@ from yarnspec.impl.config.capacity import NO_LABEL, LabelCapacity, QueueConfig
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
 from yarnspec.impl.configuration_getters import LONG_RANGE
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.preemption.config import FairOrderingRule, IntraQueueOrderPolicy, PreemptionConfig
+from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.resources import Resource
 
 from .command_line import whole_number_argument
@@ -284,9 +284,9 @@ def _value(value: object) -> str:
 
 def _settings(config: PreemptionConfig) -> dict[str, Any]:
     """Every setting by name; a named rule record (the intra-queue order policy, the fair-ordering
-    rule) by its name."""
+    rule, any later one) by its name."""
     values = {f.name: getattr(config, f.name) for f in fields(config)}
-    return {name: value.name if isinstance(value, (IntraQueueOrderPolicy, FairOrderingRule)) else value for name, value in values.items()}
+    return {name: value.name if is_dataclass(value) and hasattr(value, "name") else value for name, value in values.items()}
 
 
 # -- JSON ------------------------------------------------------------------------------------
