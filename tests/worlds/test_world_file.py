@@ -137,6 +137,17 @@ def test_check_adds_world_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert document["suites"][0]["passed"] == 2
 
 
+def test_check_explores_a_world_at_its_fast_bounds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``check --world`` runs the file's ``fast`` bounds (on top of ``[explore]``), as it does
+    the built-in scenarios; ``explore --world`` keeps the ``[explore]`` bounds."""
+    world = write(tmp_path, SEED003 + "\n[explore]\nfast = { max_depth = 3 }\n")
+    status, out, _ = run(["check", "--worlds-only", "--world", str(world), "--json"], capsys)
+    variants = json.loads(out)["suites"][0]["variants"]
+    assert {v["bounds"] for v in variants} == {"depth 3"}, variants
+    status, out, _ = run(["explore", "--world", str(world), "--variant", "fixed@yarn-10259"], capsys)
+    assert "holds (exhaustive)" in out
+
+
 BAD = [
     ("not toml", lambda t: t + "\n[[nodes]\n", "line", "not valid TOML"),
     ("unknown key", lambda t: t.replace('name = "seed003"', 'name = "seed003"\ncolour = "red"'), "$", "'colour' was unexpected"),
