@@ -225,8 +225,10 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     if args.repeat < 1:
         raise UsageError(f"--repeat: {args.repeat}: must be at least 1")
     args.classpath = tlc_classpath(args.tla2tools)
-    if shutil.which(args.java) is None:
+    java = shutil.which(args.java)
+    if java is None:
         raise UsageError(f"--java: {args.java}: no such program (TLC needs Java 11 or later)")
+    args.java = str(Path(java).resolve())  # TLC runs in a folder of its own
     return args
 
 
