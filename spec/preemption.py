@@ -22,7 +22,7 @@ from types import MappingProxyType
 
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ROOT, ClusterSnapshot, Container, ContainerId
-from yarnspec.impl.preemption.config import VARIANTS, PolicyVariant, PreemptionConfig
+from yarnspec.impl.preemption.config import VARIANTS, PolicyVariantName, PreemptionConfig
 from yarnspec.impl.preemption.result import EventType, PolicyState, RoundResult, SelectorResult
 from yarnspec.impl.preemption.intra_queue_selector import INTRA_QUEUE
 from yarnspec.impl.resources import ZERO, Resource, f32, total
@@ -67,7 +67,7 @@ class Property:
     summary: str
     source: str
     check: Predicate
-    variants: frozenset[PolicyVariant] = frozenset(VARIANTS)
+    variants: frozenset[PolicyVariantName] = frozenset(VARIANTS)
 
     def promised(self, config: PreemptionConfig) -> bool:
         """Whether the configured policy variant promises this property."""
@@ -282,10 +282,10 @@ def guarantee_floor(rnd: Round) -> list[Violation]:
             reference = parent_ideal if parent_ideal is not None else snapshot.partitions[partition].resource
             ideal = _ideal(selector, queue, partition)
             floor = calc.min(reference, figures.used + figures.pending, figures.guaranteed)
-            if rnd.config.variant == "hadoop-2.7.3":
-                keep = ideal if ideal is not None else ZERO
-            else:
+            if rnd.config.rules.target_keeps_guarantee_floor:
                 keep = floor if ideal is None else calc.max(reference, floor, ideal)
+            else:
+                keep = ideal if ideal is not None else ZERO
             bound = figures.used - keep
             if factor > 1:
                 bound = calc.multiply_round_up(bound, factor)
@@ -307,7 +307,7 @@ def _untouchable_extras(snapshot: ClusterSnapshot, partition: str, rnd: Round) -
     """Each queue's untouchable extra in ``partition`` (semantics A.4, computed from the snapshot,
     comparisons relative to the partition's resource). Under ``hadoop-2.7.3`` the extra is kept
     only when used exceeds the guarantee, and a parent passes no preemptable part upwards."""
-    calc, legacy = rnd.calculator, rnd.config.variant == "hadoop-2.7.3"
+    calc, rules = rnd.calculator, rnd.config.rules
     reference = snapshot.partitions[partition].resource
     preemptable: dict[str, Resource] = {}
     untouchable: dict[str, Resource] = {}
@@ -315,8 +315,8 @@ def _untouchable_extras(snapshot: ClusterSnapshot, partition: str, rnd: Round) -
         queue = snapshot.queues[path]
         figures = queue.at(partition)
         extra = figures.used - figures.guaranteed
-        if (legacy and not calc.greater(reference, figures.used, figures.guaranteed)) or (
-            not legacy and calc.less(reference, extra, ZERO)
+        if (rules.extra_zeroed_below_zero and calc.less(reference, extra, ZERO)) or (
+            not rules.extra_zeroed_below_zero and not calc.greater(reference, figures.used, figures.guaranteed)
         ):
             extra = ZERO
         if not queue.children:
@@ -325,7 +325,7 @@ def _untouchable_extras(snapshot: ClusterSnapshot, partition: str, rnd: Round) -
             continue
         children = total(preemptable[child] for child in queue.children)
         untouchable[path] = ZERO if calc.greater_equal(reference, children, extra) else extra - children
-        preemptable[path] = ZERO if legacy else calc.min(reference, children, extra)
+        preemptable[path] = calc.min(reference, children, extra) if rules.parent_preemptable_extra else ZERO
     return untouchable
 
 
@@ -333,7 +333,7 @@ def _initial_ideal(used: Resource, guaranteed: Resource, untouchable: Resource, 
     """A child's ideal before the fixpoint hands out anything (semantics A.5.1; 2.7.3 starts an
     over-using queue at its whole guarantee, seed 002)."""
     if rnd.calculator.greater(reference, used, guaranteed):
-        base = guaranteed if rnd.config.variant == "hadoop-2.7.3" else guaranteed.component_min(used)
+        base = guaranteed.component_min(used) if rnd.config.rules.initial_ideal_capped_by_use else guaranteed
         return base + untouchable
     return used
 
