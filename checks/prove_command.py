@@ -28,7 +28,7 @@ from yarnspec.impl.errors import InputError
 
 from .command_line import whole_number_argument
 from .symbolic import monotonicity
-from .symbolic.domain import VARIANTS, Bound, Domain, Variant, parse_bound
+from .symbolic.domain import VARIANTS, Bound, Domain, Variant, parse_bound, variant_rule
 from .symbolic.level_proof import LevelProperty
 from .symbolic.placement import PLACEMENT_PROPERTIES, PlacementBound, PlacementProperty, placement_bound_of
 from .symbolic.properties import catalogue, findings
@@ -105,7 +105,7 @@ def _monotonicity_spec(calculator: str) -> ProofSpec:
     defaults = MONOTONICITY_BOUNDS[calculator]
 
     def run(bound: Bound | None, variant: Variant, solver: Solver) -> ProofResult:
-        chosen = bound or (TINY_QUEUE_BOUND if variant == "tiny-queue" else defaults)
+        chosen = bound or (TINY_QUEUE_BOUND if variant_rule(variant).capacity_guarantees else defaults)
         return prove_monotonicity(Domain(dominant, chosen, variant), solver, finding)
 
     return ProofSpec(f"{calculator}/{monotonicity.NAME}", monotonicity.STATEMENT, str(defaults), dominant, calculator, run)
@@ -126,7 +126,7 @@ def _domain(calculator: str, bound: Bound, variant: Variant) -> Domain:
 
 
 def _level_bound(calculator: str, variant: Variant) -> Bound:
-    return TINY_QUEUE_BOUND if variant == "tiny-queue" else DEFAULT_BOUNDS[calculator]
+    return TINY_QUEUE_BOUND if variant_rule(variant).capacity_guarantees else DEFAULT_BOUNDS[calculator]
 
 
 def all_proofs() -> list[ProofSpec]:
@@ -160,7 +160,7 @@ def select(names: Sequence[str], with_findings: bool, variant: Variant) -> list[
                 known = ", ".join(sorted({s.name.split("/", 1)[1] for s in specs}))
                 raise InputError(_SOURCE, f"NAME[{index}]", f"no proof named {name!r} (known: {known})")
             chosen.extend(m for m in matches if m not in chosen)
-    if variant == "tiny-queue":
+    if variant_rule(variant).capacity_guarantees:
         chosen = [s for s in chosen if s.calculator is not None]
         if not chosen:
             raise InputError(_SOURCE, "--variant", "the placement proofs do not read guarantees: run them without --variant tiny-queue")

@@ -51,7 +51,8 @@ from yarnspec.impl.cluster import (
     Queue,
     QueuePartition,
 )
-from yarnspec.impl.preemption.config import VARIANTS, PolicyVariant, PreemptionConfig
+from yarnspec.impl.preemption.config import VARIANTS, PolicyVariantName, PreemptionConfig
+from yarnspec.impl.preemption.variants import policy_variant
 from yarnspec.impl.resources import ZERO, Resource, ResourceTypes, total
 
 T = TypeVar("T")
@@ -483,7 +484,7 @@ def generate_config(
     total_preemption_per_round: float | None = None,
     natural_termination_factor: float | None = None,
     observe_only: bool | None = None,
-    variant: PolicyVariant | None = None,
+    variant: PolicyVariantName | None = None,
 ) -> PreemptionConfig:
     """Preemption settings across their range (a given value is kept): the per-round total and
     the natural termination factor below 1 (no upstream case sets them), the dead zone, the
@@ -492,7 +493,7 @@ def generate_config(
     Intra-queue, lazy and underutilized preemption stay off (not modelled), and so do the
     settings Hadoop 2.7.3 does not have under that variant."""
     chosen = variant if variant is not None else ch.pick(VARIANTS)
-    modern = chosen != "hadoop-2.7.3"
+    modern = policy_variant(chosen).later_settings
     return PreemptionConfig(
         max_wait_before_kill_ms=ch.pick((0, 1000, 10000, 15000)),
         total_preemption_per_round=ch.fraction() if total_preemption_per_round is None else total_preemption_per_round,
@@ -619,7 +620,7 @@ def preemption_configs(
     total_preemption_per_round: st.SearchStrategy[float] | None = None,
     natural_termination_factor: st.SearchStrategy[float] | None = None,
     observe_only: st.SearchStrategy[bool] | None = None,
-    variant: st.SearchStrategy[PolicyVariant] | None = None,
+    variant: st.SearchStrategy[PolicyVariantName] | None = None,
 ) -> PreemptionConfig:
     """Preemption settings (:func:`generate_config`); a given strategy pins that setting."""
 

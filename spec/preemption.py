@@ -22,10 +22,13 @@ from types import MappingProxyType
 
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ROOT, ClusterSnapshot, Container, ContainerId
-from yarnspec.impl.preemption.config import VARIANTS, PolicyVariant, PreemptionConfig
+from yarnspec.impl.preemption.config import PreemptionConfig
+from yarnspec.impl.preemption.variants import HADOOP_3
 from yarnspec.impl.preemption.result import EventType, PolicyState, RoundResult, SelectorResult
 from yarnspec.impl.preemption.intra_queue_selector import INTRA_QUEUE
 from yarnspec.impl.resources import ZERO, Resource, f32, total
+
+from .property import Property
 
 
 @dataclass(frozen=True)
@@ -58,20 +61,24 @@ Predicate = Callable[[Round], list[Violation]]
 
 
 @dataclass(frozen=True)
-class Property:
-    """A registered property: its name, a one-line description, its source, its predicate, and
-    the policy variants that promise it (a known bug of an older version shows up as a
+class RoundProperty(Property[Round, list[Violation]]):
+    """A registered property of one round, the specification's one :class:`Property` type over
+    a :class:`Round`: its name, a one-line description, its source, its predicate, and the
+    rules of the policy variant it needs (:class:`PolicyVariant` field names): a variant
+    without one of them does not promise it (a known bug of an older version shows up as a
     counterexample under that variant, and is absent under the one that fixed it)."""
 
-    name: str
-    summary: str
-    source: str
-    check: Predicate
-    variants: frozenset[PolicyVariant] = frozenset(VARIANTS)
+    needs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = [rule for rule in self.needs if rule not in HADOOP_3.rules()]
+        if unknown:
+            raise ValueError(f"{self.name}: no policy rule {unknown[0]!r}; rules: {', '.join(HADOOP_3.rules())}")
 
     def promised(self, config: PreemptionConfig) -> bool:
-        """Whether the configured policy variant promises this property."""
-        return config.variant in self.variants
+        """Whether the configured policy variant has every rule this property needs."""
+        rules = config.rules
+        return all(getattr(rules, rule) for rule in self.needs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -282,10 +289,10 @@ def guarantee_floor(rnd: Round) -> list[Violation]:
             reference = parent_ideal if parent_ideal is not None else snapshot.partitions[partition].resource
             ideal = _ideal(selector, queue, partition)
             floor = calc.min(reference, figures.used + figures.pending, figures.guaranteed)
-            if rnd.config.variant == "hadoop-2.7.3":
-                keep = ideal if ideal is not None else ZERO
-            else:
+            if rnd.config.rules.target_keeps_guarantee_floor:
                 keep = floor if ideal is None else calc.max(reference, floor, ideal)
+            else:
+                keep = ideal if ideal is not None else ZERO
             bound = figures.used - keep
             if factor > 1:
                 bound = calc.multiply_round_up(bound, factor)
@@ -307,7 +314,7 @@ def _untouchable_extras(snapshot: ClusterSnapshot, partition: str, rnd: Round) -
     """Each queue's untouchable extra in ``partition`` (semantics A.4, computed from the snapshot,
     comparisons relative to the partition's resource). Under ``hadoop-2.7.3`` the extra is kept
     only when used exceeds the guarantee, and a parent passes no preemptable part upwards."""
-    calc, legacy = rnd.calculator, rnd.config.variant == "hadoop-2.7.3"
+    calc, rules = rnd.calculator, rnd.config.rules
     reference = snapshot.partitions[partition].resource
     preemptable: dict[str, Resource] = {}
     untouchable: dict[str, Resource] = {}
@@ -315,8 +322,8 @@ def _untouchable_extras(snapshot: ClusterSnapshot, partition: str, rnd: Round) -
         queue = snapshot.queues[path]
         figures = queue.at(partition)
         extra = figures.used - figures.guaranteed
-        if (legacy and not calc.greater(reference, figures.used, figures.guaranteed)) or (
-            not legacy and calc.less(reference, extra, ZERO)
+        if (rules.extra_zeroed_below_zero and calc.less(reference, extra, ZERO)) or (
+            not rules.extra_zeroed_below_zero and not calc.greater(reference, figures.used, figures.guaranteed)
         ):
             extra = ZERO
         if not queue.children:
@@ -325,7 +332,7 @@ def _untouchable_extras(snapshot: ClusterSnapshot, partition: str, rnd: Round) -
             continue
         children = total(preemptable[child] for child in queue.children)
         untouchable[path] = ZERO if calc.greater_equal(reference, children, extra) else extra - children
-        preemptable[path] = ZERO if legacy else calc.min(reference, children, extra)
+        preemptable[path] = calc.min(reference, children, extra) if rules.parent_preemptable_extra else ZERO
     return untouchable
 
 
@@ -333,7 +340,7 @@ def _initial_ideal(used: Resource, guaranteed: Resource, untouchable: Resource, 
     """A child's ideal before the fixpoint hands out anything (semantics A.5.1; 2.7.3 starts an
     over-using queue at its whole guarantee, seed 002)."""
     if rnd.calculator.greater(reference, used, guaranteed):
-        base = guaranteed if rnd.config.variant == "hadoop-2.7.3" else guaranteed.component_min(used)
+        base = guaranteed.component_min(used) if rnd.config.rules.initial_ideal_capped_by_use else guaranteed
         return base + untouchable
     return used
 
@@ -626,60 +633,60 @@ def observe_only_silent(rnd: Round) -> list[Violation]:
 # --------------------------------------------------------------------------------------------
 # The registry.
 
-_ALL: Sequence[Property] = (
-    Property(
+_ALL: Sequence[RoundProperty] = (
+    RoundProperty(
         "within_round_budget",
         "selected containers fit in cluster x total_preemption_per_round (calculator fit rule)",
         "semantics A.2, A.8, A.10; seed 004",
         within_round_budget,
-        frozenset({"hadoop-3"}),
+        ("budgeted_container_rule",),
     ),
-    Property(
+    RoundProperty(
         "guarantee_floor",
         "per selector, a queue minus all but its last taken container stays above max(min(used+pending, guaranteed), ideal)",
         "semantics A.6-A.9; seed 000, seed 002",
         guarantee_floor,
     ),
-    Property("selected_once", "no container is selected twice, within or across selectors", "semantics A.3, A.8", selected_once),
-    Property(
+    RoundProperty("selected_once", "no container is selected twice, within or across selectors", "semantics A.3, A.8", selected_once),
+    RoundProperty(
         "selection_is_real",
         "only snapshot containers of leaf queues, never already-killable ones, are selected",
         "semantics A.2, A.8, A.10",
         selection_is_real,
     ),
-    Property(
+    RoundProperty(
         "disabled_queue_untouched",
         "a non-preemptable leaf (own or inherited flag) loses no container and gets no event",
         "semantics A.4, A.7, A.8, B.6; seed 002",
         disabled_queue_untouched,
     ),
-    Property(
+    RoundProperty(
         "ideal_within_parent",
         "per level, offers never hand the children more than the parent's ideal leaves; root's ideal is its guarantee",
         "semantics A.4, A.5; seed 000",
         ideal_within_parent,
-        frozenset({"hadoop-3"}),
+        ("offers_from_running_unassigned",),
     ),
-    Property(
+    RoundProperty(
         "ideal_within_partition",
         "the leaves' ideals in a partition add up to at most the partition, plus what children start with above their parent",
         "semantics A.2, A.4, A.5",
         ideal_within_partition,
-        frozenset({"hadoop-3"}),
+        ("offers_from_running_unassigned",),
     ),
-    Property(
+    RoundProperty(
         "am_only_over_limit",
         "AM containers are taken only while the queue's skipped AM resource exceeds its AM limit",
         "semantics A.8.3; seed 000, seed 002",
         am_only_over_limit,
     ),
-    Property(
+    RoundProperty(
         "killable_after_wait",
         "a KILLABLE event only for a container marked at least its selector's kill wait earlier",
         "semantics A.12; seed 000, seed 004",
         killable_after_wait,
     ),
-    Property(
+    RoundProperty(
         "observe_only_silent",
         "observe-only sends no events and keeps the marks unchanged",
         "semantics A.12; seed 000, seed 004",
@@ -688,7 +695,7 @@ _ALL: Sequence[Property] = (
 )
 
 #: Every property by name, in catalogue order.
-PROPERTIES: Mapping[str, Property] = MappingProxyType({p.name: p for p in _ALL})
+PROPERTIES: Mapping[str, RoundProperty] = MappingProxyType({p.name: p for p in _ALL})
 
 
 def check_round(rnd: Round, names: Iterable[str] | None = None) -> dict[str, list[Violation]]:

@@ -42,6 +42,7 @@ from yarnspec.impl.scheduler.actions.monitor import MONITOR as MONITOR_KIND
 from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerState, SchedulerState, Usage
 from yarnspec.impl.scheduler.world import World
 
+from .property import Property, docstring_parts
 from .scheduler_limits import am_limit, partition_capacity, queue_maximum, user_limit
 from .scheduler_sums import Sums, Table
 
@@ -71,20 +72,16 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Invariant:
-    """One invariant of the scheduler model, the one type for all of them: its name, what it
-    says, where it comes from, and its predicate over a :class:`Step` (``None`` when it holds,
-    else what is wrong).
+class Invariant(Property[Step, str | None]):
+    """One invariant of the scheduler model, the specification's one :class:`Property` type
+    over a :class:`Step`: its name, what it says, where it comes from, and its predicate
+    (``None`` when it holds, else what is wrong).
 
     ``broken_by`` is empty for a state invariant (checked in every state). A step invariant
     names the action kinds (``yarnspec.impl.scheduler.actions.KINDS``) whose steps can break
     it; it is checked after those steps only, since no other step does what it constrains.
     """
 
-    name: str
-    summary: str
-    source: str
-    predicate: Callable[[Step], str | None]
     broken_by: frozenset[str] = field(default=frozenset())
 
     def __post_init__(self) -> None:
@@ -96,10 +93,6 @@ class Invariant:
     def is_step(self) -> bool:
         """Whether this is a step invariant (it names the actions that can break it)."""
         return bool(self.broken_by)
-
-    def check(self, step: Step) -> str | None:
-        """The predicate's verdict on ``step``."""
-        return self.predicate(step)
 
 
 def _sum(resources: Iterable[Resource]) -> Resource:
@@ -546,18 +539,10 @@ def kill_only_after_wait(step: Step) -> str | None:
     return None
 
 
-def _parts(check: Callable[..., object]) -> tuple[str, str]:
-    """The summary and source of a predicate, read from its docstring."""
-    text = " ".join((check.__doc__ or "").split())
-    summary, _, source = text.partition(" Source: ")
-    return summary, source.rstrip(".")
-
-
 def _invariant(name: str, predicate: Callable[[Step], str | None], *broken_by: str) -> Invariant:
     """The invariant ``name`` with its summary and source read from the predicate's docstring."""
-    text = " ".join((predicate.__doc__ or "").split())
-    summary, _, source = text.partition(" Source: ")
-    return Invariant(name, summary, source.rstrip("."), predicate, frozenset(broken_by))
+    summary, source = docstring_parts(predicate)
+    return Invariant(name, summary, source, predicate, frozenset(broken_by))
 
 
 #: The action kinds that create containers: a heartbeat allocates and commits at once, a

@@ -20,16 +20,24 @@ Post-condition of ``update_resource_requests``:
 Placement output (:func:`placement_output_valid`): length equals the number requested,
 locality-free requests come first, node lists are nested and drawn from the hint hosts, racks
 are those of the nodes.
+
+Each is also a value of the specification's one property type
+(:class:`~yarnspec.spec.property.Property`): :data:`ALLOCATOR_INVARIANTS`,
+:data:`REQUESTS_FILL_TARGET` and :data:`PLACEMENT_OUTPUT_VALID` (over a :class:`PlacementCall`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Protocol
 
 from yarnspec.impl.spark.allocator import Fate, YarnAllocator
 from yarnspec.impl.spark.placement import ContainerLocalityPreferences, PlacementInput
+
+from .property import Property
 
 
 class PlacementStrategy(Protocol):
@@ -173,15 +181,66 @@ def placement_output_valid(inp: PlacementInput, result: Sequence[ContainerLocali
     return violations
 
 
-#: The state predicates, by name, for tools that check them all after every step.
-STATE_PREDICATES = {
-    "allocator_counts_consistent": allocator_counts_consistent,
-    "containers_accounted_once": containers_accounted_once,
-    "executor_ids_never_reused": executor_ids_never_reused,
-    "no_executor_on_completed_container": no_executor_on_completed_container,
-}
+@dataclass(frozen=True)
+class PlacementCall:
+    """One call of a placement strategy: its input and the entries it returned."""
+
+    input: PlacementInput
+    result: Sequence[ContainerLocalityPreferences]
+
+
+def _placement_call_valid(call: PlacementCall) -> list[str]:
+    return placement_output_valid(call.input, call.result)
+
+
+#: The state invariants, checked in every reachable allocator state.
+ALLOCATOR_INVARIANTS: tuple[Property[YarnAllocator, list[str]], ...] = (
+    Property(
+        "allocator_counts_consistent",
+        "executor and container ids are distinct across executors and launches; the launching set only holds launches in progress; no running executor sits in a released container; no count is negative",
+        "semantics 4.1, 4.5, 4.6",
+        allocator_counts_consistent,
+    ),
+    Property(
+        "containers_accounted_once",
+        "every allocated container has exactly one fate, an unmatched one never hosts an executor and is handed back, nothing is handed back twice",
+        "semantics 4.5, 4.7",
+        containers_accounted_once,
+    ),
+    Property(
+        "executor_ids_never_reused",
+        "executor ids are consumed in increasing order, one per accepted container, never beyond the counter",
+        "semantics 4.5",
+        executor_ids_never_reused,
+    ),
+    Property(
+        "no_executor_on_completed_container",
+        "no executor record survives its container's completion",
+        "SPARK-43510",
+        no_executor_on_completed_container,
+    ),
+)
+
+#: The post-condition of ``update_resource_requests``.
+REQUESTS_FILL_TARGET: Property[YarnAllocator, list[str]] = Property(
+    "pending_requests_fill_target",
+    "right after update_resource_requests, outstanding requests = max(0, target - running - starting)",
+    "semantics 4.3",
+    pending_requests_fill_target,
+)
+
+#: What every placement strategy's answer must satisfy.
+PLACEMENT_OUTPUT_VALID: Property[PlacementCall, list[str]] = Property(
+    "placement_output_valid",
+    "one entry per container, entries without preference first, nested node lists drawn from the hint hosts, racks those of the nodes",
+    "semantics 3.2",
+    _placement_call_valid,
+)
+
+#: The state invariants by name, for tools that check them all after every step.
+STATE_PREDICATES: Mapping[str, Property[YarnAllocator, list[str]]] = MappingProxyType({p.name: p for p in ALLOCATOR_INVARIANTS})
 
 
 def allocator_violations(allocator: YarnAllocator) -> list[str]:
-    """Every state predicate's violations, each prefixed with the predicate's name."""
-    return [f"{name}: {v}" for name, check in STATE_PREDICATES.items() for v in check(allocator)]
+    """Every state invariant's violations, each prefixed with the invariant's name."""
+    return [f"{p.name}: {v}" for p in ALLOCATOR_INVARIANTS for v in p.check(allocator)]

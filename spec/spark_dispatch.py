@@ -21,6 +21,11 @@ task index and what is wrong, so a failing property test or an explorer trace ca
 * :func:`tasks_never_launched` - the progress check: a bounded fair schedule (every executor
   offers its free cores each round, the clock advances, every launched task finishes) after
   which no task of a schedulable set may still be waiting.
+
+The invariants are also values of the specification's one property type
+(:class:`~yarnspec.spec.property.Property`): :data:`TASK_SET_INVARIANTS` over a task set,
+:data:`LEVELS_ARE_LIVE` over a :class:`TaskSetInCluster`, :data:`OFFER_PROPERTIES` over an
+:class:`Offer`.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from yarnspec.impl.spark.locality import (
 )
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
 from yarnspec.impl.spark.taskset import OfferResult, SchedulerView, TaskDescription, TaskSetManager
+
+from .property import Property
 
 ANY = TaskLocality.ANY
 
@@ -286,3 +293,78 @@ def tasks_never_launched(
                     f"current {manager.levels[manager.current_index].name})"
                 )
     return found
+
+
+@dataclass(frozen=True)
+class TaskSetInCluster:
+    """A task set and the scheduler's view of the cluster it is judged against."""
+
+    manager: TaskSetManager
+    sched: SchedulerView
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One offer to a task set: the set after it, the cluster view, what it launched, its cap,
+    what :func:`expect_offer` said before it, and the time it was made."""
+
+    manager: TaskSetManager
+    sched: SchedulerView
+    result: OfferResult
+    max_locality: TaskLocality
+    expected: OfferExpectation
+    now: int
+
+
+def _liveness(subject: TaskSetInCluster) -> list[str]:
+    return level_liveness_violations(subject.manager, subject.sched)
+
+
+def _launch(offer: Offer) -> list[str]:
+    return launch_violations(offer.manager, offer.sched, offer.result, offer.max_locality, offer.expected.allowed)
+
+
+def _delay_state(offer: Offer) -> list[str]:
+    return delay_state_violations(offer.manager, offer.expected, offer.max_locality, offer.result, offer.now)
+
+
+#: The invariants of a task set in every state, as values of the specification's one property
+#: type (:class:`~yarnspec.spec.property.Property`); the functions above are their predicates.
+TASK_SET_INVARIANTS: tuple[Property[TaskSetManager, list[str]], ...] = (
+    Property(
+        "running_copy_violations",
+        "a task has at most one running regular attempt, plus at most one speculative copy",
+        "semantics 5.9; DESIGN.md (a Spark task runs at most once at a time)",
+        running_copy_violations,
+    ),
+    Property(
+        "level_array_violations",
+        "the valid levels are strictly ordered best first, end with ANY, have one wait each, and the current index lies inside them",
+        "semantics 5.2, 5.3; SPARK-2931",
+        level_array_violations,
+    ),
+)
+
+#: Right after the valid levels are recomputed, they are the levels with a live candidate.
+LEVELS_ARE_LIVE: Property[TaskSetInCluster, list[str]] = Property(
+    "level_liveness_violations",
+    "right after a recomputation the valid levels are exactly the levels with a live candidate",
+    "semantics 5.2, 5.7",
+    _liveness,
+)
+
+#: What every offer to a task set must respect.
+OFFER_PROPERTIES: tuple[Property[Offer, list[str]], ...] = (
+    Property(
+        "launch_violations",
+        "a launched task's locality is no looser than delay scheduling allowed (capped by the offer) and true of where it runs",
+        "semantics 5.4, 5.5; DESIGN.md (only at an allowed locality)",
+        _launch,
+    ),
+    Property(
+        "delay_state_violations",
+        "an offer leaves the set's level index and wait timer where semantics 5.4-5.5 say",
+        "semantics 5.4, 5.5, 5.6",
+        _delay_state,
+    ),
+)

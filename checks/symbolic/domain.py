@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import re
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Literal
 
 import z3  # type: ignore[import-untyped]
 
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.preemption.config import GuaranteeRule
+from yarnspec.impl.preemption.variants import GuaranteeRule, GuaranteeRuleName, guarantee_rule
 
 from .arith import Arith, Concrete, Symbolic, SymbolicInt, Term, Vec, width_for
 from .floats import Rounding, quotient_times, share_rounding
@@ -38,6 +39,13 @@ from .model import QUEUE_NAMES, Abstraction, Child, Level, Mode, Settings
 Backend = Literal["int", "bv"]
 Variant = Literal["hadoop-3", "tiny-queue"]
 VARIANTS: tuple[Variant, ...] = ("hadoop-3", "tiny-queue")
+#: The reference policy's guarantee rule each variant encodes.
+GUARANTEE_RULE_OF: Mapping[Variant, GuaranteeRuleName] = MappingProxyType({"hadoop-3": "effective", "tiny-queue": "tiny-queue"})
+
+
+def variant_rule(variant: Variant) -> GuaranteeRule:
+    """The rules of the guarantee rule ``variant`` encodes."""
+    return guarantee_rule(GUARANTEE_RULE_OF[variant])
 PRIORITIES = 3
 
 
@@ -96,9 +104,14 @@ class Domain:
         return width_for(4 * largest)
 
     @property
-    def guarantee_rule(self) -> GuaranteeRule:
-        """The reference policy's guarantee rule that matches the variant."""
-        return "tiny-queue" if self.variant == "tiny-queue" else "effective"
+    def guarantee_rule(self) -> GuaranteeRuleName:
+        """The name of the reference policy's guarantee rule that matches the variant."""
+        return GUARANTEE_RULE_OF[self.variant]
+
+    @property
+    def rule(self) -> GuaranteeRule:
+        """The rules of that guarantee rule."""
+        return variant_rule(self.variant)
 
     def describe(self) -> str:
         """The domain in one line."""
@@ -167,7 +180,7 @@ def declare(domain: Domain, prefix: str = "") -> Declared:
     else:
         resource = tuple(A.num(v) for v in domain.resource)
     written_guarantees = [vector(f"{name}.guaranteed", 0, resource) for name in _names(k)]
-    if domain.variant == "tiny-queue":
+    if domain.rule.capacity_guarantees:
         for g in written_guarantees:
             constraints.extend(x == g[0] for x in g[1:])  # only the memory guarantee is read
         guarantees = [tiny_queue(A, domain.rounding, resource, g[0]) for g in written_guarantees]
@@ -256,7 +269,7 @@ def evaluate(instance: Instance, value: Any) -> Instance:
 def concrete_instance(domain: Domain, written: Level) -> Instance:
     """The instance of concrete written inputs: under ``tiny-queue`` the policy's guarantees
     are derived with the same term-building code as in :func:`declare`."""
-    if domain.variant != "tiny-queue":
+    if not domain.rule.capacity_guarantees:
         return Instance(written, written)
     A = Concrete()
     children = tuple(replace(c, guaranteed=tiny_queue(A, domain.rounding, written.resource, c.guaranteed[0])) for c in written.children)

@@ -28,7 +28,7 @@ from yarnspec.impl.cluster import (
     Queue,
     QueuePartition,
 )
-from yarnspec.impl.preemption.config import GUARANTEE_RULE_KEY, GuaranteeRule, PreemptionConfig
+from yarnspec.impl.preemption.config import GUARANTEE_RULE_KEY, GuaranteeRuleName, PreemptionConfig
 from yarnspec.impl.preemption.context import RoundContext
 from yarnspec.impl.preemption.ideal import IdealMode, compute_ideal_allocation
 from yarnspec.impl.preemption.policy import edit_schedule
@@ -115,7 +115,7 @@ def snapshot_of(level: Level) -> ClusterSnapshot:
     )
 
 
-def policy_config(settings: Settings, guarantees: GuaranteeRule = "effective", budget_fraction: float = 1.0) -> PreemptionConfig:
+def policy_config(settings: Settings, guarantees: GuaranteeRuleName = "effective", budget_fraction: float = 1.0) -> PreemptionConfig:
     """The policy settings of a replay: the level's factors, the harnesses' 10 s kill wait."""
     return PreemptionConfig(
         max_wait_before_kill_ms=10000,
@@ -127,7 +127,7 @@ def policy_config(settings: Settings, guarantees: GuaranteeRule = "effective", b
 
 
 def reference_figures(
-    level: Level, dominant: bool, mode: Mode, settings: Settings, guarantees: GuaranteeRule = "effective"
+    level: Level, dominant: bool, mode: Mode, settings: Settings, guarantees: GuaranteeRuleName = "effective"
 ) -> list[ChildFigures]:
     """Run the reference's ideal allocation (with the level's budget) and amounts to obtain
     on :func:`snapshot_of` ``level`` and read every child's figures."""
@@ -154,7 +154,7 @@ def reference_figures(
     return figures
 
 
-def full_round(level: Level, dominant: bool, settings: Settings, guarantees: GuaranteeRule, budget_fraction: float) -> RoundResult:
+def full_round(level: Level, dominant: bool, settings: Settings, guarantees: GuaranteeRuleName, budget_fraction: float) -> RoundResult:
     """One complete ``edit_schedule`` round of the reference on the level's configuration."""
     snapshot = snapshot_of(level)
     calc = calculator("dominant" if dominant else "default")
@@ -176,7 +176,7 @@ def case_file(
     dominant: bool,
     settings: Settings,
     budget_fraction: float,
-    guarantees: GuaranteeRule,
+    guarantees: GuaranteeRuleName,
     case_id: str,
     note: str,
 ) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Literal
 from ..calculator import CALCULATOR_CLASSES, CalculatorName
 from ..errors import InputError
 from ..preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
-from ..preemption.config import PolicyVariant, PreemptionConfig
+from ..preemption.config import PolicyVariantName, PreemptionConfig
 from ..resources import Resource
 from .capacity import queue_key
 
@@ -120,7 +120,7 @@ def load_scheduler_configuration(
     system_properties: Mapping[str, str] | None = None,
     environment: Mapping[str, str] | None = None,
     known_labels: Collection[str] | None = None,
-    variant: PolicyVariant = "hadoop-3",
+    variant: PolicyVariantName = "hadoop-3",
 ) -> SchedulerConfiguration:
     """Read the files (in any order) and build the validated configuration.
 
@@ -166,7 +166,7 @@ def scheduler_configuration(
     conf: HadoopConfiguration,
     *,
     known_labels: Collection[str] | None = None,
-    variant: PolicyVariant = "hadoop-3",
+    variant: PolicyVariantName = "hadoop-3",
 ) -> SchedulerConfiguration:
     """The validated configuration of an already merged set of properties."""
     _check_scheduler_class(conf)
@@ -212,7 +212,7 @@ def _calculator(conf: HadoopConfiguration) -> CalculatorName:
     return CALCULATOR_CLASSES[value]
 
 
-def _preemption(conf: HadoopConfiguration, variant: PolicyVariant) -> PreemptionConfig:
+def _preemption(conf: HadoopConfiguration, variant: PolicyVariantName) -> PreemptionConfig:
     """:meth:`PreemptionConfig.from_properties` on the substituted values; its error is moved to
     the file and line of the offending property."""
     values = {key: conf.get(key) for key in PREEMPTION_KEYS if key in conf}

@@ -10,30 +10,28 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
 from .. import configuration_getters as getters
 from ..errors import InputError
+from . import variants as _variants
 
 PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."
 UNDERUTILIZED = "yarn.scheduler.capacity.ordering-policy.priority-utilization.underutilized-preemption.enabled"
 LAZY = "yarn.scheduler.capacity.lazy-preemption-enabled"
 
-#: Named behaviours: ``hadoop-3`` is the current policy; ``hadoop-2.7.3`` is the one seed 002
-#: describes (reserved containers are taken first and there is no ignore-exclusivity pass).
-PolicyVariant = Literal["hadoop-3", "hadoop-2.7.3"]
-VARIANTS: tuple[PolicyVariant, ...] = ("hadoop-3", "hadoop-2.7.3")
+#: Named behaviours (records of rules in :mod:`.variants`): ``hadoop-3`` is the current
+#: policy; ``hadoop-2.7.3`` is the one seed 002 describes.
+PolicyVariantName = _variants.PolicyVariantName
+VARIANTS: tuple[PolicyVariantName, ...] = ("hadoop-3", "hadoop-2.7.3")
 
-#: How the policy reads a queue's guarantee. ``effective``: the snapshot's effective minimum
-#: resource as it stands. ``tiny-queue``: the queue is read as a percentage of its partition,
-#: the way Hadoop derives the guarantee of a percentage-configured queue, truncated per type,
-#: with the shares of Hadoop before 3.4.0: where YARN-11073 starts (see
-#: :func:`yarnspec.impl.preemption.temp_queue.tiny_queue_guarantee`). ``yarn-11073``: the
-#: same guarantees with Hadoop 3.4.0's fix of the shares (``IdealMode.capacity_shares``).
-GuaranteeRule = Literal["effective", "tiny-queue", "yarn-11073"]
-GUARANTEE_RULES: tuple[GuaranteeRule, ...] = ("effective", "tiny-queue", "yarn-11073")
-#: The rules that read guarantees as capacities of the partition.
-CAPACITY_RULES: tuple[GuaranteeRule, ...] = ("tiny-queue", "yarn-11073")
+#: How the policy reads a queue's guarantee (records in :mod:`.variants`). ``effective``: the
+#: snapshot's effective minimum resource as it stands. ``tiny-queue``: the queue is read as a
+#: percentage of its partition, truncated per type, with the shares of Hadoop before 3.4.0:
+#: where YARN-11073 starts. ``yarn-11073``: the same guarantees with Hadoop 3.4.0's fix of
+#: the shares.
+GuaranteeRuleName = _variants.GuaranteeRuleName
+GUARANTEE_RULES: tuple[GuaranteeRuleName, ...] = ("effective", "tiny-queue", "yarn-11073")
 #: Not a Hadoop key: how a configuration or a case file selects the guarantee rule (a model
 #: variant, like the calculator class), so a written case can replay YARN-11073.
 GUARANTEE_RULE_KEY = "yarnspec.preemption.guarantee-rule"
@@ -128,11 +126,21 @@ class PreemptionConfig:
     lazy_preemption_enabled: bool = False
     node_cost_selector: bool = False
     underutilized_preemption_enabled: bool = False
-    variant: PolicyVariant = "hadoop-3"
-    guarantees: GuaranteeRule = "effective"
+    variant: PolicyVariantName = "hadoop-3"
+    guarantees: GuaranteeRuleName = "effective"
+
+    @property
+    def rules(self) -> _variants.PolicyVariant:
+        """The rules of the policy :attr:`variant` (:class:`NotModelled` for an unknown name)."""
+        return _variants.policy_variant(self.variant)
+
+    @property
+    def guarantee_rule(self) -> _variants.GuaranteeRule:
+        """The rules of the :attr:`guarantees` name (:class:`NotModelled` for an unknown one)."""
+        return _variants.guarantee_rule(self.guarantees)
 
     @staticmethod
-    def from_properties(properties: Mapping[str, Any], source: str = "<configuration>", variant: PolicyVariant = "hadoop-3") -> PreemptionConfig:
+    def from_properties(properties: Mapping[str, Any], source: str = "<configuration>", variant: PolicyVariantName = "hadoop-3") -> PreemptionConfig:
         """Read the settings from Hadoop property names; unknown keys are ignored (they belong
         to other components), known keys with bad values raise :class:`InputError`."""
         values: dict[str, Any] = {"variant": variant}
@@ -183,7 +191,7 @@ _FLOAT = _number(getters.get_float, "expected a number (finite, as Java's Float.
 _DOUBLE = _number(getters.get_double, "expected a number (finite, as Java's Double.parseDouble reads it)")
 
 
-def _guarantee_rule(source: str, key: str, raw: Any) -> GuaranteeRule:
+def _guarantee_rule(source: str, key: str, raw: Any) -> GuaranteeRuleName:
     text = str(raw).strip()
     for rule in GUARANTEE_RULES:
         if text == rule:

@@ -12,36 +12,37 @@ from __future__ import annotations
 
 from ..calculator import ResourceCalculator
 from ..resources import ZERO, Resource
-from .config import PolicyVariant
+from .variants import PolicyVariant, PolicyVariantName, policy_variant
 from .temp_queue import TempQueue
 
 
-def update_extras(root: TempQueue, calc: ResourceCalculator, variant: PolicyVariant = "hadoop-3") -> None:
+def update_extras(root: TempQueue, calc: ResourceCalculator, variant: PolicyVariantName = "hadoop-3") -> None:
     """Set ``untouchable`` and ``preemptable`` on every record under ``root``, children first.
 
     Comparisons use the partition's resource as reference. Under ``hadoop-2.7.3`` a parent's
     ``preemptable`` stays 0 (that version only records a parent's untouchable part), so a
-    grandparent sees none of its grandchildren's preemptable over-use.
+    grandparent sees none of its grandchildren's preemptable over-use
+    (:attr:`PolicyVariant.parent_preemptable_extra`).
     """
+    rules = policy_variant(variant)
     stack: list[tuple[TempQueue, bool]] = [(root, False)]
     while stack:
         record, children_done = stack.pop()
         if children_done or not record.children:
-            _update_one(record, calc, variant)
+            _update_one(record, calc, rules)
         else:
             stack.append((record, True))
             stack.extend((child, False) for child in record.children)
 
 
-def _update_one(record: TempQueue, calc: ResourceCalculator, variant: PolicyVariant) -> None:
+def _update_one(record: TempQueue, calc: ResourceCalculator, rules: PolicyVariant) -> None:
     reference = record.partition_resource
     zero = ZERO.padded(len(reference))
     extra = record.used - record.guaranteed
-    if variant == "hadoop-2.7.3":
-        # 2.7.3 asks whether used > guaranteed; later versions whether the difference < 0.
-        if not calc.greater(reference, record.used, record.guaranteed):
+    if rules.extra_zeroed_below_zero:
+        if calc.less(reference, extra, zero):
             extra = zero
-    elif calc.less(reference, extra, zero):
+    elif not calc.greater(reference, record.used, record.guaranteed):
         extra = zero
     if not record.children:
         record.untouchable = extra if record.preemption_disabled else zero
@@ -51,4 +52,4 @@ def _update_one(record: TempQueue, calc: ResourceCalculator, variant: PolicyVari
     for child in record.children:
         children = children + child.preemptable
     record.untouchable = zero if calc.greater_equal(reference, children, extra) else extra - children
-    record.preemptable = zero if variant == "hadoop-2.7.3" else calc.min(reference, children, extra)
+    record.preemptable = calc.min(reference, children, extra) if rules.parent_preemptable_extra else zero

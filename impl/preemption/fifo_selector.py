@@ -30,7 +30,7 @@ def select_fifo(ctx: RoundContext, balance: bool = False) -> SelectorRun:
     """
     config = ctx.config
     reserved_mode = config.additional_res_balance_based_on_reserved_containers and not balance
-    mode = IdealMode(reserved=reserved_mode, balance=balance, variant=config.variant, capacity_shares=config.guarantees == "yarn-11073")
+    mode = IdealMode(reserved=reserved_mode, balance=balance, variant=config.variant, capacity_shares=config.guarantee_rule.capacity_shares)
     earlier = tuple(ctx.selection.chosen)
     ctx.compute_targets(mode, earlier)
     before = len(ctx.selection)
@@ -51,17 +51,17 @@ def select_fifo(ctx: RoundContext, balance: bool = False) -> SelectorRun:
 def _select_from_leaf(ctx: RoundContext, leaf: str, to_obtain: dict[str, Resource], kill_reserved: list[Container]) -> None:
     """A.8 steps 1-3 for one leaf; ``to_obtain`` is consumed in place."""
     selection, index, config = ctx.selection, ctx.index, ctx.config
-    legacy = config.variant == "hadoop-2.7.3"
+    rules = config.rules
     conservative = config.conservative_drf
     partition_of = index.node_partition
-    if not legacy:
+    if rules.ignore_exclusivity_pass:
         # Hadoop iterates the map's partitions; a copy keeps the walk well defined when a
         # partition is satisfied (and removed) on the way.
         for partition in list(to_obtain):
             for container in index.ignore_exclusivity(leaf, partition):
                 selection.try_preempt(container, partition, to_obtain, conservative)
     skipped_am: list[Container] = []
-    for app in index.apps_in_victim_order(leaf, use_priority=not legacy):
+    for app in index.apps_in_victim_order(leaf, use_priority=rules.application_priorities):
         if not to_obtain:
             break
         _preempt_from_app(ctx, app.app_id, to_obtain, kill_reserved, skipped_am, conservative)
@@ -90,18 +90,18 @@ def _preempt_from_app(
     obtain."""
     selection, index = ctx.selection, ctx.index
     partition_of = index.node_partition
-    legacy = ctx.config.variant == "hadoop-2.7.3"
+    marked = ctx.config.rules.reserved_containers_marked
     for container in index.reserved_of(app_id):
         if container in selection:
             continue
         if not to_obtain:
             return
-        if legacy:
+        if marked:
+            selection.try_preempt(container, partition_of[container.node], to_obtain, conservative)
+        else:
             # 2.7.3 drops a reservation: its size counts against the amount, but it is
             # never marked for preemption.
             selection.charge(to_obtain, partition_of[container.node], container.resource)
-        else:
-            selection.try_preempt(container, partition_of[container.node], to_obtain, conservative)
         kill_reserved.append(container)
     for container in index.live_in_victim_order(app_id):
         if not to_obtain:

@@ -19,12 +19,12 @@ the comparator (no queue priorities) and the target (``used - ideal``, no floor)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..calculator import ResourceCalculator
 from ..java_priority_queue import JavaPriorityQueue
 from ..resources import ZERO, Resource, double_compare_key, f32, java_float_div
-from .config import PolicyVariant
+from .variants import PolicyVariant, PolicyVariantName, policy_variant
 from .extras import update_extras
 from .temp_queue import PartitionTree, TempQueue
 
@@ -40,20 +40,19 @@ class IdealMode:
     when ``additional_res_balance_based_on_reserved_containers`` is set: offers count plain
     pending instead of pending net of reserved (A.5.1) and no natural-termination factor is
     applied (A.7). ``balance``: the balance-after-satisfied selector, whose fixpoint has no
-    leaf cap (A.11). ``variant``: the Hadoop version whose rules apply. ``capacity_shares``:
-    Hadoop 3.4.0's fix of YARN-11073 (:func:`capacity_share_types`), with the ``yarn-11073``
-    guarantee rule.
+    leaf cap (A.11). ``variant``: the name of the policy variant whose rules apply
+    (:attr:`rules`, its record). ``capacity_shares``: Hadoop 3.4.0's fix of YARN-11073
+    (:func:`capacity_share_types`), the rule of the ``yarn-11073`` guarantee rule.
     """
 
     reserved: bool = False
     balance: bool = False
-    variant: PolicyVariant = "hadoop-3"
+    variant: PolicyVariantName = "hadoop-3"
     capacity_shares: bool = False
+    rules: PolicyVariant = field(init=False, repr=False, compare=False)
 
-    @property
-    def legacy(self) -> bool:
-        """Whether the Hadoop 2.7.3 rules apply."""
-        return self.variant == "hadoop-2.7.3"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", policy_variant(self.variant))
 
 
 def compute_ideal_allocation(
@@ -100,7 +99,7 @@ def initial_ideal(queue: TempQueue, reference: Resource, calc: ResourceCalculato
     untouchable part of its over-use (A.5.1). Hadoop 3 caps the guarantee part componentwise by
     the use; 2.7.3 takes the whole guarantee."""
     if calc.greater(reference, queue.used, queue.guaranteed):
-        base = queue.guaranteed if mode.legacy else queue.guaranteed.component_min(queue.used)
+        base = queue.guaranteed.component_min(queue.used) if mode.rules.initial_ideal_capped_by_use else queue.guaranteed
         return base + queue.untouchable
     return queue.used
 
@@ -157,7 +156,7 @@ def fixpoint(
         shares: dict[tuple[tuple[int, ...], float], float | list[float]] = {}  # equal inputs, equal shares
         handed_out = zero
         for index, queue in enumerate(group):
-            if not mode.legacy and not calc.any_major_positive(unassigned):
+            if mode.rules.offers_from_running_unassigned and not calc.any_major_positive(unassigned):
                 for dropped in group[index:]:
                     asking_total = asking_total - dropped.guaranteed
                 break
@@ -169,18 +168,18 @@ def fixpoint(
                     share = by_capacity.apply(queue, share, shares_count)
                 shares[key] = share
             avail = calc.multiply_round_up(offered_from, share)
-            if not mode.legacy:
+            if mode.rules.offers_from_running_unassigned:
                 avail = avail.component_min(unassigned)
             done = offer(queue, avail, reference, calc, mode)
             if calc.greater(reference, done, zero):
                 asking.add(Asking.of(queue, reference, calc))
             else:
                 asking_total = asking_total - queue.guaranteed
-            if mode.legacy:
-                handed_out = handed_out + done
-            else:
+            if mode.rules.offers_from_running_unassigned:
                 unassigned = (unassigned - done).clamp_min_zero()
-        if mode.legacy:
+            else:
+                handed_out = handed_out + done
+        if not mode.rules.offers_from_running_unassigned:
             unassigned = unassigned - handed_out
     if underserved is not None:
         while asking:
@@ -214,9 +213,9 @@ def need_comparator(mode: IdealMode) -> Callable[[Asking, Asking], int]:
     when both ratios are below 1 or both at least 1, else ``Double.compare``. Hadoop 2.7.3:
     ``-1`` if the first ratio is ``<`` the second, ``1`` if ``>``, else 0 (NaN ties with all).
     """
-    if mode.legacy:
-        return _compare_legacy
-    return _compare_with_priorities
+    if mode.rules.queue_priorities:
+        return _compare_with_priorities
+    return _compare_legacy
 
 
 def _compare_legacy(a: Asking, b: Asking) -> int:
@@ -262,7 +261,7 @@ def _share(
     2.7.3 one calculator ratio ``divide(unassigned, g, sum g)`` for all types."""
     if equal_shares:
         return java_float_div(1.0, count)
-    if mode.legacy:
+    if not mode.rules.per_type_shares:
         return calc.divide(unassigned, queue.guaranteed, total)
     return [java_float_div(g, t) if t != 0 else 0.0 for g, t in zip(queue.guaranteed.values, total.values)]
 
@@ -328,7 +327,7 @@ def offer(queue: TempQueue, avail: Resource, reference: Resource, calc: Resource
     pending - ideal))`` with calculator minima and nothing else.
     """
     room = (queue.maximum - queue.ideal).clamp_min_zero()
-    if mode.legacy:
+    if not mode.rules.componentwise_offer:
         accepted = calc.min(reference, room, calc.min(reference, avail, queue.used + queue.pending - queue.ideal))
     else:
         need = queue.pending if mode.reserved else queue.pending_net_reserved
@@ -360,7 +359,7 @@ def assign_targets(
     if calc.greater(reference, need, budget):
         scale = calc.divide(reference, budget, need)
     for child in children:
-        if mode.legacy:
+        if not mode.rules.target_keeps_guarantee_floor:
             base, keep = child.used, child.ideal
         else:
             base = child.used - child.killable

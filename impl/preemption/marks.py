@@ -35,7 +35,7 @@ def send_events(
     """
     if config.observe_only:
         return (), state
-    legacy = config.variant == "hadoop-2.7.3"
+    mark_once = config.rules.mark_once
     marks: dict[ContainerId, int] = dict(state.marks)
     events = [PreemptionEvent(EventType.KILL_RESERVED_CONTAINER, c, name) for name, c in kill_reserved]
     for selector in selectors:
@@ -43,11 +43,11 @@ def send_events(
         for container in selector.selected:
             cid = container.container_id
             marked = marks.get(cid)
-            due = marked is not None and (marked + wait < now_ms if legacy else marked + wait <= now_ms)
+            due = marked is not None and (marked + wait <= now_ms if mark_once else marked + wait < now_ms)
             if due:
                 events.append(PreemptionEvent(EventType.MARK_CONTAINER_FOR_KILLABLE, container, selector.name))
                 del marks[cid]
-            elif marked is None or legacy:
+            elif marked is None or not mark_once:
                 events.append(PreemptionEvent(EventType.MARK_CONTAINER_FOR_PREEMPTION, container, selector.name))
                 marks.setdefault(cid, now_ms)
     horizon = 2 * config.max_wait_before_kill_ms

@@ -36,7 +36,7 @@ NODE_COST = "node-cost"
 def select_node_cost(ctx: RoundContext, now_ms: int) -> SelectorRun:
     """Run the selector (module docstring) over the round's shared selection."""
     config = ctx.config
-    mode = IdealMode(reserved=True, balance=False, variant=config.variant, capacity_shares=config.guarantees == "yarn-11073")
+    mode = IdealMode(reserved=True, balance=False, variant=config.variant, capacity_shares=config.guarantee_rule.capacity_shares)
     ctx.compute_targets(mode, tuple(ctx.selection.chosen))
     quotas: Quotas = {leaf: obtain_map(ctx.trees, leaf, ctx.calc, ctx.cluster) for leaf in ctx.leaves}
     free = _free_by_node(ctx)

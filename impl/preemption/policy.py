@@ -28,7 +28,7 @@ from dataclasses import replace
 from ..calculator import ResourceCalculator
 from ..cluster import ClusterSnapshot, Container
 from ..errors import InputError, NotModelled
-from .config import LAZY, PREFIX, UNDERUTILIZED, VARIANTS, PreemptionConfig
+from .config import LAZY, PREFIX, UNDERUTILIZED, PreemptionConfig
 from .context import RoundContext, SelectorRun
 from .fifo_selector import select_fifo
 from .intra_queue_selector import select_intra_queue
@@ -108,12 +108,11 @@ def without_killable(snapshot: ClusterSnapshot) -> ClusterSnapshot:
 
 def check_supported(config: PreemptionConfig) -> None:
     """Raise :class:`NotModelled` if ``config`` asks for something the model does not cover."""
-    if config.variant not in VARIANTS:
-        raise NotModelled(f"policy variant {config.variant!r} (known: {', '.join(VARIANTS)})")
+    rules = config.rules  # NotModelled for an unknown variant name
     for attribute, key in UNMODELLED_SETTINGS:
         if getattr(config, attribute):
             raise NotModelled(f"{key}=true: the queue-priority selector for under-utilized queues is not modelled")
-    if config.variant == "hadoop-2.7.3":
+    if not rules.later_settings:
         for attribute, key in NOT_IN_HADOOP_2_7_3:
             if getattr(config, attribute):
-                raise NotModelled(f"{key}=true: Hadoop 2.7.3 has no such setting (variant hadoop-2.7.3)")
+                raise NotModelled(f"{key}=true: Hadoop 2.7.3 has no such setting (variant {rules.name})")

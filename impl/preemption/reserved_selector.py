@@ -37,7 +37,7 @@ def select_reserved(ctx: RoundContext) -> SelectorRun:
     """Run the selector: ideal allocation in reserved mode, the leaves' amounts to obtain as
     quotas, a read-only pass that prices every node, then the real pass in price order
     (stable: equal costs keep node order)."""
-    mode = IdealMode(reserved=True, balance=False, variant=ctx.config.variant, capacity_shares=ctx.config.guarantees == "yarn-11073")
+    mode = IdealMode(reserved=True, balance=False, variant=ctx.config.variant, capacity_shares=ctx.config.guarantee_rule.capacity_shares)
     ctx.compute_targets(mode, tuple(ctx.selection.chosen))
     quotas: Quotas = {leaf: obtain_map(ctx.trees, leaf, ctx.calc, ctx.cluster) for leaf in ctx.leaves}
     priced: list[tuple[float, int, ReservedNode]] = []

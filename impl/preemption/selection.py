@@ -9,17 +9,17 @@ from __future__ import annotations
 from ..calculator import ResourceCalculator
 from ..cluster import Container
 from ..resources import ZERO, Resource
-from .config import PolicyVariant
+from .variants import PolicyVariantName, policy_variant
 
 
 class Selection:
     """The round's chosen containers (in choice order) and what is left of its budget."""
 
-    def __init__(self, budget: Resource, calc: ResourceCalculator, cluster: Resource, variant: PolicyVariant) -> None:
+    def __init__(self, budget: Resource, calc: ResourceCalculator, cluster: Resource, variant: PolicyVariantName) -> None:
         self.budget = budget
         self.calc = calc
         self.cluster = cluster
-        self.legacy = variant == "hadoop-2.7.3"
+        self.rules = policy_variant(variant)
         # Keyed by object identity: a snapshot holds each container (unique id) exactly once,
         # and identity is much cheaper to hash than the id dataclass.
         self._chosen: dict[int, Container] = {}
@@ -59,7 +59,7 @@ class Selection:
         if amount is None:
             return False
         calc, size = self.calc, container.resource
-        if not self.legacy:
+        if self.rules.budgeted_container_rule:
             amount = amount.with_zeros_as(-1)
             to_obtain[partition] = amount
             if not (calc.any_major_positive(amount) and calc.fits_in(size, self.budget)):

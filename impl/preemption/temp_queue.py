@@ -14,9 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..cluster import DEFAULT_PARTITION, ROOT, ClusterSnapshot, Partition
-from ..errors import NotModelled
 from ..resources import ZERO, Resource, java_float_div
-from .config import CAPACITY_RULES, GUARANTEE_RULES, GuaranteeRule
+from .variants import GuaranteeRuleName, guarantee_rule
 
 
 class TempQueue:
@@ -135,7 +134,7 @@ def absolute_capacity(guaranteed: Resource, partition: Resource) -> float:
 
 
 def build_tree(
-    snapshot: ClusterSnapshot, partition: Partition, width: int, guarantees: GuaranteeRule = "effective"
+    snapshot: ClusterSnapshot, partition: Partition, width: int, guarantees: GuaranteeRuleName = "effective"
 ) -> PartitionTree:
     """The records of every queue in ``partition`` (semantics A.2).
 
@@ -145,8 +144,7 @@ def build_tree(
     the absolute maximum capacity as 1.0 there). Zero guarantees and zero maxima otherwise stay
     zero: the snapshot already holds effective (absolute) figures.
     """
-    if guarantees not in GUARANTEE_RULES:
-        raise NotModelled(f"guarantee rule {guarantees!r} (known: {', '.join(GUARANTEE_RULES)})")
+    rule = guarantee_rule(guarantees)  # NotModelled for an unknown name
     resource = partition.resource.padded(width)
     records: dict[str, TempQueue] = {}
     order = 0
@@ -157,7 +155,7 @@ def build_tree(
         order += 1
         record.leaf = queue.leaf
         record.guaranteed = figures.guaranteed.padded(width)
-        if guarantees in CAPACITY_RULES:
+        if rule.capacity_guarantees:
             record.absolute_capacity = absolute_capacity(record.guaranteed, resource)
             record.guaranteed = tiny_queue_guarantee(record.guaranteed, resource)
         maximum = figures.maximum

@@ -46,7 +46,7 @@ def compute_to_obtain(
             if not calc.greater(cluster, record.used, threshold):
                 continue
             amount = record.to_be_preempted
-            if mode.legacy:
+            if not mode.rules.natural_termination_rounds_up:
                 amount = amount.multiply_truncate(factor)
             elif not mode.reserved and calc.greater(cluster, amount, zero):
                 amount = calc.multiply_round_up(amount, factor).padded(len(cluster))

@@ -1,0 +1,46 @@
+"""The one property type every invariant of the specification is a value of.
+
+A :class:`Property` has a name, a one-line summary, its source (the semantics section, seed or
+upstream class it comes from) and a predicate over what it judges. Each family of the
+specification judges its own subject and reports in its own verdict, and adds what only it
+needs by subclassing:
+
+* the scheduler model (:class:`yarnspec.spec.scheduler_invariants.Invariant`): a ``Step``,
+  ``None`` or one message; adds the action kinds that can break a step invariant;
+* the preemption round (:class:`yarnspec.spec.preemption.RoundProperty`): a ``Round``, a list
+  of ``Violation`` s; adds the policy rules a property needs to be promised;
+* Spark's allocator and dispatch (:mod:`yarnspec.spec.spark_allocator`,
+  :mod:`yarnspec.spec.spark_dispatch`): an allocator or a task set, a list of messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+SubjectT = TypeVar("SubjectT")
+VerdictT = TypeVar("VerdictT")
+
+
+@dataclass(frozen=True)
+class Property(Generic[SubjectT, VerdictT]):
+    """One named property: ``predicate(subject)`` says what is wrong with ``subject`` (``None``
+    or an empty list when the property holds)."""
+
+    name: str
+    summary: str
+    source: str
+    predicate: Callable[[SubjectT], VerdictT]
+
+    def check(self, subject: SubjectT) -> VerdictT:
+        """The predicate's verdict on ``subject``."""
+        return self.predicate(subject)
+
+
+def docstring_parts(predicate: Callable[..., object]) -> tuple[str, str]:
+    """The summary and source of a predicate whose docstring reads ``SUMMARY Source: SOURCE.``
+    (whitespace folded, the source's final full stop dropped)."""
+    text = " ".join((predicate.__doc__ or "").split())
+    summary, _, source = text.partition(" Source: ")
+    return summary, source.rstrip(".")
