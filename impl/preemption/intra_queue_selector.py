@@ -10,7 +10,8 @@ left, and only on the queues their fixpoints found under-served, in that order
    guarantee, each application's share (:func:`~.fifo_intra_queue_plugin.compute_apps_ideal_allocation`);
 2. every container chosen by earlier selectors is taken off its leaf's amount to obtain and
    off every one of that leaf's application records (each only if larger, as Hadoop's
-   ``deductPreemptableResourcesBasedSelectedCandidates`` does);
+   ``deductPreemptableResourcesBasedSelectedCandidates`` does; an application's only if at
+   least as large under the ``fair-share`` rule, whose ``TempAppPerPartition`` compares so);
 3. per partition and under-served leaf (skipping a leaf with preemption or intra-queue
    preemption disabled) the applications that must give something, least important first,
    each its live containers in victim order: AM containers, containers already chosen and
@@ -18,10 +19,12 @@ left, and only on the queues their fixpoints found under-served, in that order
    the first container that would bring its user to or below the user limit; the container
    is then tried against the leaf's total (:meth:`~.selection.Selection.try_preempt`, with
    ``intra-queue-preemption.conservative-drf``) and the round budget. Under the ``fair-share``
-   :class:`~.config.FairOrderingRule`, in a ``fair`` leaf, the walk instead stops at the first
-   container that no longer fits in what the application still has to give, and each
-   container taken is deducted from that (the later ``skipContainerBasedOnIntraQueuePolicy``
-   and ``deductActuallyToBePreemptedFromApp``).
+   :class:`~.config.FairOrderingRule` (Cloudera's selector), a container to skip does not end
+   the walk (``continue``, not ``break``), and in a ``fair`` leaf a container is skipped when
+   it does not fit in what the application still has to give, and each container taken is
+   deducted from that when that is at least the container
+   (``skipContainerBasedOnIntraQueuePolicy``, ``deductActuallyToBePreemptedFromApp`` and
+   ``TempAppPerPartition.deductActuallyToBePreempted`` of COMPX-4883).
 """
 
 from __future__ import annotations
@@ -89,8 +92,9 @@ def _deduct_earlier(ctx: RoundContext, records: AppRecords, earlier: Sequence[Co
         reference = tq.partition_resource
         if ctx.calc.greater(reference, tq.to_obtain, container.resource):
             tq.to_obtain = tq.to_obtain - container.resource
+        inclusive = ctx.config.intra_queue_fair_rule.deduct_inclusive
         for app in records.get((leaf, partition), ()):
-            app.deduct_actually_to_be_preempted(ctx.calc, reference, container.resource)
+            app.deduct_actually_to_be_preempted(ctx.calc, reference, container.resource, or_equal=inclusive)
 
 
 def _select_from_leaf(ctx: RoundContext, apps: Sequence[TempApp], records: AppRecords, partition: str) -> None:
@@ -110,8 +114,8 @@ def _preempt_from_app(
     ctx: RoundContext, app: TempApp, records: AppRecords, to_obtain: dict[str, Resource], rolling: dict[str, Resource]
 ) -> None:
     """Hadoop ``preemptFromLeastStarvedApp``."""
-    order = ctx.config.intra_queue_order
-    fair_share = ctx.config.intra_queue_fair_rule.fair_share and ctx.snapshot.queues[app.app.queue].ordering_policy == "fair"
+    order, rule = ctx.config.intra_queue_order, ctx.config.intra_queue_fair_rule
+    fair_share = rule.fair_share and ctx.snapshot.queues[app.app.queue].ordering_policy == "fair"
     for container in ctx.index.live_in_victim_order(app.app_id):
         if not to_obtain:
             return
@@ -120,20 +124,22 @@ def _preempt_from_app(
         partition = ctx.index.node_partition[container.node]
         user = _user_record(records, app.app.queue, partition, app.user.name)
         if fair_share:
-            if user is not None and not ctx.calc.fits_in(container.resource, app.actually_to_be_preempted):
-                return
-            if ctx.selection.try_preempt(container, partition, to_obtain, ctx.config.intra_queue_conservative_drf):
-                # Inferred, not read: the later upstream tests only hold if the last container
-                # that uses up the app's amount is deducted too (docs/intra-queue.md).
-                app.deduct_actually_to_be_preempted(ctx.calc, ctx.cluster, container.resource, or_equal=True)
-            continue
-        if order.keep_user_limit and user is not None:
-            limit = user.user_limit + user.am_used
-            if ctx.calc.less_equal(ctx.cluster, rolling[app.user.name] - container.resource, limit):
-                return
+            skip = user is not None and not ctx.calc.fits_in(container.resource, app.actually_to_be_preempted)
+        else:
+            limit = user.user_limit + user.am_used if user is not None else None
+            skip = (
+                order.keep_user_limit and limit is not None
+                and ctx.calc.less_equal(ctx.cluster, rolling[app.user.name] - container.resource, limit)
+            )  # fmt: skip
+        if skip:
+            if rule.skip_continues:
+                continue
+            return
         taken = ctx.selection.try_preempt(container, partition, to_obtain, ctx.config.intra_queue_conservative_drf)
         if taken and order.keep_user_limit:
             rolling[app.user.name] = rolling[app.user.name] - container.resource
+        if taken and fair_share:
+            app.deduct_actually_to_be_preempted(ctx.calc, ctx.cluster, container.resource, or_equal=rule.deduct_inclusive)
 
 
 def _user_record(records: AppRecords, leaf: str, partition: str, user: str) -> TempUser | None:
