@@ -4,7 +4,8 @@ application priorities and user limits (Hadoop ``IntraQueueCandidatesSelector``,
 
 It does not recompute the ideal allocation: it works on the records the earlier selectors
 left, and only on the queues their fixpoints found under-served, in that order
-(:attr:`~yarnspec.impl.preemption.temp_queue.PartitionTree.underserved`):
+(:attr:`~yarnspec.impl.preemption.temp_queue.PartitionTree.underserved`), followed under the
+``fair-share`` rule by every other ``fair`` leaf with something pending (:func:`_leaves_in`):
 
 1. per partition and under-served leaf whose use is at least ``minimum-threshold`` of its
    guarantee, each application's share (:func:`~.fifo_intra_queue_plugin.compute_apps_ideal_allocation`);
@@ -32,11 +33,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..cluster import Container
+from ..java_hash_map import hash_map_order
 from ..resources import ZERO, Resource, total
+from ..spark.scala_hash_map import java_string_hash
 from .context import RoundContext, SelectorRun
 from .fifo_intra_queue_plugin import compute_apps_ideal_allocation
 from .result import SelectorResult
 from .temp_app import TempApp, TempUser
+from .temp_queue import PartitionTree
 
 INTRA_QUEUE = "intra-queue"
 
@@ -53,7 +57,7 @@ def select_intra_queue(ctx: RoundContext) -> SelectorRun:
     _deduct_earlier(ctx, records, earlier)
     before = len(ctx.selection)
     for tree in ctx.trees:
-        for path in tree.underserved:
+        for path in _leaves_in(ctx, tree):
             queue = ctx.snapshot.queues[path]
             if not queue.leaf or queue.preemption_disabled or queue.intra_queue_preemption_disabled:
                 continue
@@ -63,12 +67,31 @@ def select_intra_queue(ctx: RoundContext) -> SelectorRun:
     return SelectorRun(SelectorResult(INTRA_QUEUE, ctx.config.max_wait_before_kill_ms, ctx.targets(), chosen))
 
 
+def _leaves_in(ctx: RoundContext, tree: PartitionTree) -> list[str]:
+    """The queues the selector looks at in ``tree``'s partition: the under-served ones and,
+    under the ``fair-share`` rule, then every ``fair`` leaf not among them whose schedulable
+    applications ask for something there, in the order of the policy's ``HashSet`` of leaf
+    paths (Cloudera's ``getUnderServedQueuesPerPartition`` and
+    ``getUnderServedLQueuesForFairOrder``, reading ``LeafQueue.getTotalPendingResources``)."""
+    paths = list(tree.underserved)
+    if not ctx.config.intra_queue_fair_rule.fair_share:
+        return paths
+    leaves = [path for path, record in tree.queues.items() if record.leaf]
+    for path in hash_map_order(leaves, java_string_hash):
+        if path in tree.underserved or ctx.snapshot.queues[path].ordering_policy != "fair":
+            continue
+        apps = ctx.snapshot.apps_by_queue.get(path, ())
+        if any(not app.pending_at(tree.partition.name).clamp_min_zero().is_zero() for app in apps if app.schedulable):
+            paths.append(path)
+    return paths
+
+
 def _compute_demand(ctx: RoundContext, selected: Mapping[int, Sequence[Container]]) -> AppRecords:
     """Step 1 (``computeIntraQueuePreemptionDemand``)."""
     config, calc = ctx.config, ctx.calc
     records: AppRecords = {}
     for tree in ctx.trees:
-        for path in tree.underserved:
+        for path in _leaves_in(ctx, tree):
             tq = tree.queues[path]
             if not tq.leaf:
                 continue

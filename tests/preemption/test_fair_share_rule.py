@@ -196,3 +196,18 @@ def test_an_unschedulable_app_gets_no_share_under_the_rule() -> None:
     changed["input"]["appsConfig"] = changed["input"]["appsConfig"].replace("\tfalse", "\ttrue")
     with pytest.raises(Exception):
         run_case(changed)
+
+
+def test_a_fair_leaf_with_pending_apps_is_looked_at_even_if_not_under_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cloudera's getUnderServedLQueuesForFairOrder: with the queue's own pending at 0 no
+    fixpoint finds leaf a under-served, yet its applications ask for 20, so the fair-share
+    rule still looks at it and takes the upstream 14 and 6; looking only at the under-served
+    queues takes nothing."""
+    from yarnspec.impl.preemption import intra_queue_selector
+
+    case = _case("testIntraQueuePreemptionFairOrderingPolicyMultiAppsSingleUser")
+    case["input"]["queuesConfig"] = "root(=[100:100 100:100 100:100 0:0 0]);-a(=[100:100 100:100 100:100 0:0 0])"
+    run_case(case)
+    monkeypatch.setattr(intra_queue_selector, "_leaves_in", lambda ctx, tree: list(tree.underserved))
+    with pytest.raises(Exception, match="expected 14, got 0"):
+        run_case(case)
