@@ -89,7 +89,9 @@ class Application:
     ``pending``: what its outstanding requests ask for, per partition, as ``(partition,
     resource)`` pairs (Hadoop ``getTotalPendingRequestsPerPartition``); only the intra-queue
     selector reads it. ``request_size``: one container of its largest outstanding request
-    (``ZERO`` if none; only the node-cost selector reads it).
+    (``ZERO`` if none; only the node-cost selector reads it). ``schedulable``: among its leaf's
+    ordering policy's schedulable entities (Hadoop: activated; an application the AM limit
+    holds back is not); only the ``fair-share`` intra-queue rule reads it.
     """
 
     app_id: int
@@ -98,6 +100,7 @@ class Application:
     user: str = "user"
     pending: tuple[tuple[str, Resource], ...] = ()
     request_size: Resource = ZERO
+    schedulable: bool = True
 
     def pending_at(self, partition: str) -> Resource:
         """What the application asks for in ``partition`` (``ZERO`` if nothing)."""

@@ -5,6 +5,9 @@ and partition: the leaf's share of the default partition (its absolute capacity 
 small epsilon, times the partition's resource, rounded down) divided, rounded up, by the
 number of the leaf's users, or by ``100 / percent`` when the applications string carries a
 user-limit percent. A test may stub one leaf's limit itself (``user_limit_stub_for_<queue>``).
+Cloudera's harness (COMPX-5202) also stubs ``getUserLimit()`` with ``100 * (100 / percent)``
+(integer division; -100 without a percent), which the ``fair-share`` rule reads as
+``Queue.minimum_user_limit_percent``; only that rule reads it.
 These are facts of the harness, so they live beside the parser, not in the model.
 """
 
@@ -95,5 +98,6 @@ def with_user_limits(
             limit = harness_user_limit(calc, queue, default, divisor)
         limits = {user: limit for user in names}
         figures = {p: replace(f, user_limits=limits) for p, f in queue.partitions.items()}
-        found.append(replace(queue, partitions=figures))
+        mulp = 100 // percent if percent is not None else -1
+        found.append(replace(queue, partitions=figures, minimum_user_limit_percent=float(mulp * 100)))
     return found

@@ -256,7 +256,7 @@ def _queues(exprs: _Expressions, types: ResourceTypes, partitions: Mapping[str, 
                 intra_queue_preemption_disabled=explicit_intra_queue_disable(conf, paths[position]) or False,
                 ordering_policy=ordering_policy(conf, line.name),
                 minimum_allocation=HARNESS_MINIMUM_ALLOCATION,
-                # The harness never stubs LeafQueue.getUserLimit(): Mockito answers 0.
+                # Set with the user limits (mock_users.with_user_limits).
                 minimum_user_limit_percent=0.0,
             )
         )
@@ -349,7 +349,7 @@ def _apps(
     nodes: Mapping[str, Node],
     queues: Sequence[Queue],
 ) -> tuple[list[Application], list[Container], dict[int, str], int | None]:
-    """C.4: ``queueToken<TAB>(spec)(spec)...[<TAB>percent]`` per application, numbered 1, 2,
+    """C.4: ``queueToken<TAB>(spec)(spec)...[<TAB>percent[<TAB>schedulable]]`` per application, numbered 1, 2,
     ... Each spec is ``(priority,resource,host,label,repeat,reserved[,pending[,user]])``;
     container numbers run from 1 over the application's specs and container 1 is the AM; the
     application's priority is its last spec's, its pending the sum of its specs' pending,
@@ -362,10 +362,14 @@ def _apps(
     for index, text in exprs.items:
         token, tab, specs = text.partition("\t")
         specs, _, third = specs.partition("\t")
+        third, fourth_tab, fourth = third.partition("\t")
+        if "\t" in fourth:
+            raise exprs.error(index, text, "expected at most four TAB-separated fields: queue, specs, percent, schedulable")
         if third.strip() and percent is None:
             if not third.strip().isdigit() or int(third) == 0:
                 raise exprs.error(index, text, f"the user-limit percent after the second TAB must be a whole number > 0, found {third.strip()!r}")
             percent = int(third)
+        schedulable = _schedulable(exprs, index, text, third, fourth) if fourth_tab else True
         token = token.strip()
         if not tab or not token:
             raise exprs.error(index, text, "expected the queue, a TAB, then '(spec)(spec)...'")
@@ -400,9 +404,21 @@ def _apps(
             user = spec.user or user
             pending = pending + spec.pending
             label = spec.label
-        apps.append(Application(app_id, queue.path, priority, user, ((label, pending),)))
+        apps.append(Application(app_id, queue.path, priority, user, ((label, pending),), schedulable=schedulable))
         tokens[app_id] = token
     return apps, containers, tokens, percent
+
+
+def _schedulable(exprs: _Expressions, index: int, text: str, percent: str, flag: str) -> bool:
+    """The optional fourth field (Cloudera's harness, COMPX-5228): ``false`` leaves the
+    application out of its leaf's schedulable entities. The harness reads it only after a
+    percent and with ``Boolean.parseBoolean``; this reader refuses anything but true/false."""
+    if not percent.strip():
+        raise exprs.error(index, text, "the schedulable flag after the third TAB needs a user-limit percent before it")
+    value = flag.strip().lower()
+    if value not in ("true", "false"):
+        raise exprs.error(index, text, f"the schedulable flag after the third TAB must be true or false, found {flag.strip()!r}")
+    return value == "true"
 
 
 @dataclass(frozen=True)

@@ -69,29 +69,47 @@ class IntraQueueOrderPolicy:
 
 @dataclass(frozen=True)
 class FairOrderingRule:
-    """How ``FifoIntraQueuePreemptionPlugin`` treats a leaf whose application ordering policy
-    is ``fair`` (a model variant; ``releases`` says which Hadoop code it stands for).
+    """How ``FifoIntraQueuePreemptionPlugin`` and ``IntraQueueCandidatesSelector`` treat a
+    leaf whose application ordering policy is ``fair`` (a model variant; ``releases`` says
+    which Hadoop code it stands for).
 
-    With ``fair_share`` set, every application gets a fair share (``setFairShareForApps``:
-    the queue's reassignable resource, AM included, split over its applications when the
-    queue's minimum-user-limit-percent is 100, else its user's limit split over the user's
-    applications, both rounded up); its ideal is its use plus pending capped at that share,
-    without the user-limit and queue-headroom caps; its AM is not kept out of what it may give;
-    and demand is matched by ``calcActuallyToBePreemptedBasedOnFS`` (every starved application,
-    most important first, takes from every other application with something to give) instead
-    of ``validateOutSameAppPriorityFromDemand``. Without it the ``fair`` queue is treated like
-    a ``fifo`` one apart from the ordering (:class:`IntraQueueOrderPolicy.fair_ordering`).
+    ``fair_share`` is Cloudera's fair-share intra-queue preemption (COMPX-4883, COMPX-5202,
+    COMPX-5228 and a follow-up fix, 2021-01/02; in Cloudera's CDH 7.1 branch, never in an
+    Apache Hadoop release). In a ``fair`` leaf only schedulable applications get a record;
+    every user gets a fair share (``setFairShareForApps``: the queue's reassignable resource,
+    AM included, when ``getUserLimit()`` is 100, else the user's limit, AM included), split
+    over the user's applications rounded up; an application's ideal is its use plus pending
+    capped at that share, without the user-limit and queue-headroom caps; its AM is not kept
+    out of what it may give; and demand is matched by ``calcActuallyToBePreemptedBasedOnFS``
+    instead of ``validateOutSameAppPriorityFromDemand``. Without it the ``fair`` queue is
+    treated like a ``fifo`` one apart from the ordering (:class:`IntraQueueOrderPolicy.fair_ordering`).
+
+    The same Cloudera change also touches every leaf, whatever its ordering policy:
+    ``deduct_inclusive`` (an application's amount is reduced by a container when it is at
+    least the container, ``TempAppPerPartition.deductActuallyToBePreempted``; Apache: only when
+    larger), ``minimum_allocation_fits`` (an application gives nothing unless one minimum
+    allocation fits in what it may give, ``calculateToBePreemptedResourcePerApp``) and
+    ``skip_continues`` (a container the selector must skip does not end the walk of its
+    application, ``preemptFromLeastStarvedApp``).
     """
 
     name: str
     releases: str
     fair_share: bool
+    deduct_inclusive: bool = False
+    minimum_allocation_fits: bool = False
+    skip_continues: bool = False
 
 
-#: The symious/hadoop history to 2021-01 (the Hadoop 3.3 line the 39 shipped cases come from).
-PRIORITY_DEMAND = FairOrderingRule("priority-demand", "Hadoop 3.3.x (symious/hadoop to 2021-01)", False)
-#: The later apache/hadoop plugin (it already reads ``AbstractLeafQueue``, a Hadoop 3.4 class).
-FAIR_SHARE = FairOrderingRule("fair-share", "apache/hadoop 3.4 line (setFairShareForApps)", True)
+#: Apache Hadoop's plugin (read in symious/hadoop, where the 39 shipped cases come from; the
+#: apache/hadoop trunk of 2024-10-03 still has no fair-share code).
+PRIORITY_DEMAND = FairOrderingRule("priority-demand", "Apache Hadoop 3.x (every release to trunk of 2024-10)", False)
+#: Cloudera's plugin, read at commit 4934153bc5 (COMPX-5228) of the CDH-7.1.9.1000 branch of
+#: susheel-gupta/hadoop, a copy of Cloudera's Hadoop.
+FAIR_SHARE = FairOrderingRule(
+    "fair-share", "Cloudera CDH 7.1 branch (COMPX-4883, COMPX-5202, COMPX-5228; not in Apache Hadoop)",
+    True, deduct_inclusive=True, minimum_allocation_fits=True, skip_continues=True,
+)  # fmt: skip
 FAIR_ORDERING_RULES: tuple[FairOrderingRule, ...] = (PRIORITY_DEMAND, FAIR_SHARE)
 #: Not a Hadoop key: how a configuration or a case selects the fair-ordering rule.
 FAIR_ORDERING_RULE_KEY = "yarnspec.preemption.intra-queue-fair-ordering-rule"

@@ -19,9 +19,11 @@ Per leaf and partition (:func:`compute_apps_ideal_allocation`):
    under ``userlimit_first`` never to another user while its own user is within its limit; a
    user at the same priority as the demand gives at most its use above its limit.
 
-Under the ``fair-share`` :class:`~.config.FairOrderingRule`, in a ``fair`` queue, each
-application's ideal is capped by its fair share instead (:func:`_set_fair_shares`), its AM is
-not kept out of what it may give, and step 5 is :func:`_match_demand_by_fair_share`.
+Under the ``fair-share`` :class:`~.config.FairOrderingRule` (Cloudera's plugin), in a
+``fair`` queue, only schedulable applications get a record, each application's ideal is
+capped by its fair share instead (:func:`_set_fair_shares`), its AM is not kept out of what
+it may give, and step 5 is :func:`_match_demand_by_fair_share`; in every queue an application
+gives nothing unless a minimum allocation fits in what it may give.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ from functools import cmp_to_key
 
 from ..calculator import ResourceCalculator
 from ..cluster import Application, ClusterSnapshot, Container
+from ..java_hash_map import hash_map_order
 from ..resources import ZERO, Resource
+from .application_id import application_id_hash
 from .config import FairOrderingRule, IntraQueueOrderPolicy
 from .temp_app import TempApp, TempUser
 from .temp_queue import TempQueue
@@ -67,19 +71,23 @@ def compute_apps_ideal_allocation(
     reassignable = tq.used - tq.to_obtain - am_total
     if len(apps) == 1:
         return []
-    records = _records(tq, apps, containers_of, node_partition, am_by_user, queue.at(tq.partition).user_limits, width)
     fair = order.fair_ordering and queue.ordering_policy == "fair"
     fair_share = fair_rule.fair_share and queue.ordering_policy == "fair"
+    # COMPX-5228: a fair leaf's applications outside its ordering policy's schedulable
+    # entities get no record (they still count for the single-application test above).
+    counted = [app for app in apps if app.schedulable] if fair_share else apps
+    records = _records(tq, counted, containers_of, node_partition, am_by_user, queue.at(tq.partition).user_limits, width)
     ranked = sorted(records, key=cmp_to_key(_fair_compare(calc, cluster) if fair else _priority_compare))
     if fair_share:
-        _set_fair_shares(records, len(apps), reassignable + am_total, queue.minimum_user_limit_percent, calc)
+        _set_fair_shares(records, reassignable + am_total, queue.minimum_user_limit_percent, calc)
     _assign_ideal(ranked, reassignable, selected, tq.partition, calc, cluster, conservative_drf, fair_share)
     low_to_high = list(reversed(ranked))
     allowance = tq.guaranteed.multiply_truncate(max_allowable_limit)
     allowance = allowance - tq.to_obtain if calc.greater(cluster, allowance, tq.to_obtain) else zero
     limit = calc.min(cluster, allowance, budget)
     keep_am = not fair_share
-    _assign_to_be_preempted(low_to_high, limit, queue.minimum_allocation.padded(width), order, calc, cluster, keep_am)
+    minimum = queue.minimum_allocation.padded(width)
+    _assign_to_be_preempted(low_to_high, limit, minimum, order, calc, cluster, keep_am, fair_rule.minimum_allocation_fits)
     if fair_share:
         _match_demand_by_fair_share(low_to_high, calc, cluster)
     else:
@@ -158,15 +166,16 @@ def _fair_compare(calc: ResourceCalculator, cluster: Resource):  # type: ignore[
     return compare
 
 
-def _set_fair_shares(records: Sequence[TempApp], app_count: int, reassignable: Resource, user_limit_percent: float, calc: ResourceCalculator) -> None:
-    """``setFairShareForApps``: with a minimum-user-limit-percent of 100 every application's
-    share is the queue's reassignable resource (AM included) over the number of applications,
-    else its user's limit (AM included) over the user's applications; both rounded up."""
-    across = calc.divide_and_ceil(reassignable, app_count)
-    for app in records:
-        user = app.user
-        within = calc.divide_and_ceil(user.user_limit + user.am_used, len(user.apps))
-        app.fair_share = (across if user_limit_percent == 100 else within).clamp_min_zero()
+def _set_fair_shares(records: Sequence[TempApp], reassignable: Resource, user_limit_percent: float, calc: ResourceCalculator) -> None:
+    """``setFairShareForApps`` (as COMPX-5202 left it): each user's fair share is the queue's
+    reassignable resource (AM included) when the leaf's ``getUserLimit()`` is 100, else its
+    limit (AM included); each of its applications gets that over the user's number of
+    applications, rounded up."""
+    for user in {id(app.user): app.user for app in records}.values():
+        user.fair_share = reassignable if user_limit_percent == 100 else user.user_limit + user.am_used
+        share = calc.divide_and_ceil(user.fair_share, len(user.apps)).clamp_min_zero()
+        for app in user.apps:
+            app.fair_share = share
 
 
 def _assign_ideal(
@@ -217,9 +226,12 @@ def _assign_to_be_preempted(
     calc: ResourceCalculator,
     cluster: Resource,
     keep_am: bool,
+    minimum_fits: bool,
 ) -> None:
     """``calculateToBePreemptedResourcePerApp``, least important application first; the AM
-    is kept out of what may be taken unless the fair-share rule applies (``keep_am``)."""
+    is kept out of what may be taken unless the fair-share rule applies (``keep_am``); with
+    ``minimum_fits`` (Cloudera's plugin) an application gives nothing unless one minimum
+    allocation fits in what it may give."""
     zero = ZERO.padded(len(cluster))
     for app in low_to_high:
         if calc.less_equal(cluster, limit, zero) or calc.less_equal(cluster, app.used, zero):
@@ -229,7 +241,10 @@ def _assign_to_be_preempted(
             spare = (spare - app.am_used).clamp_min_zero()
         if order.keep_minimum_allocation:
             spare = (spare - minimum_allocation).clamp_min_zero()
-        app.to_be_preempted = calc.min(cluster, calc.max(cluster, spare, zero), limit)
+        if minimum_fits and not calc.fits_in(minimum_allocation, spare):
+            app.to_be_preempted = zero
+        else:
+            app.to_be_preempted = calc.min(cluster, calc.max(cluster, spare, zero), limit)
         limit = (limit - app.to_be_preempted).clamp_min_zero()
 
 
@@ -266,21 +281,42 @@ def _match_demand(low_to_high: Sequence[TempApp], order: IntraQueueOrderPolicy, 
 
 
 def _match_demand_by_fair_share(low_to_high: Sequence[TempApp], calc: ResourceCalculator, cluster: Resource) -> None:
-    """``calcActuallyToBePreemptedBasedOnFS``: from the most important application down, a
-    starved one takes from every other application, least important first, what that one
-    may still give, until its demand is met."""
-    zero = ZERO.padded(len(cluster))
+    """``calcActuallyToBePreemptedBasedOnFS`` (as COMPX-5202 left it): from the most important
+    application down, a starved one first takes from every other application, least important
+    first, but never more than the giver's user holds above its fair share; if still starved,
+    it then takes from its own user's other applications without that check, in the order of
+    the user's ``HashMap`` of applications (:mod:`~yarnspec.impl.java_hash_map`)."""
     if len(low_to_high) <= 1:
         return
     for starved in reversed(low_to_high):
-        for overfed in low_to_high:
-            if overfed is starved:
+        _mark_for_starved(starved, low_to_high, True, calc, cluster)
+        if calc.greater(cluster, starved.to_preempt_from_other, ZERO.padded(len(cluster))):
+            own = hash_map_order(starved.user.apps, lambda app: application_id_hash(app.app_id))
+            _mark_for_starved(starved, own, False, calc, cluster)
+
+
+def _mark_for_starved(
+    starved: TempApp, overfed_apps: Sequence[TempApp], check_user_share: bool, calc: ResourceCalculator, cluster: Resource
+) -> None:
+    """``markResourcesToBePreemptedForApp``: ``starved`` takes from each of ``overfed_apps``
+    in turn what it may still give, within the giver's user's use above its fair share when
+    ``check_user_share``; the amount is added to the giver's and its user's marked total."""
+    zero = ZERO.padded(len(cluster))
+    for overfed in overfed_apps:
+        if overfed is starved:
+            continue
+        if calc.less_equal(cluster, starved.to_preempt_from_other, zero):
+            break
+        offer = (overfed.to_be_preempted - overfed.actually_to_be_preempted).clamp_min_zero()
+        if calc.less_equal(cluster, offer, zero):
+            continue
+        taken = calc.min(cluster, offer, starved.to_preempt_from_other)
+        giver = overfed.user
+        if check_user_share:
+            spare = ((giver.used - giver.fair_share).clamp_min_zero() - giver.actually_to_be_preempted).clamp_min_zero()
+            if calc.less_equal(cluster, spare, zero):
                 continue
-            if calc.less_equal(cluster, starved.to_preempt_from_other, zero):
-                break
-            offer = (overfed.to_be_preempted - overfed.actually_to_be_preempted).clamp_min_zero()
-            if calc.less_equal(cluster, offer, zero):
-                continue
-            taken = calc.min(cluster, offer, starved.to_preempt_from_other)
-            starved.to_preempt_from_other = (starved.to_preempt_from_other - taken).clamp_min_zero()
-            overfed.actually_to_be_preempted = overfed.actually_to_be_preempted + taken
+            taken = calc.min(cluster, taken, spare).clamp_min_zero()
+        starved.to_preempt_from_other = (starved.to_preempt_from_other - taken).clamp_min_zero()
+        overfed.actually_to_be_preempted = overfed.actually_to_be_preempted + taken
+        giver.actually_to_be_preempted = giver.actually_to_be_preempted + taken

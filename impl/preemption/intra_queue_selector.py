@@ -4,13 +4,15 @@ application priorities and user limits (Hadoop ``IntraQueueCandidatesSelector``,
 
 It does not recompute the ideal allocation: it works on the records the earlier selectors
 left, and only on the queues their fixpoints found under-served, in that order
-(:attr:`~yarnspec.impl.preemption.temp_queue.PartitionTree.underserved`):
+(:attr:`~yarnspec.impl.preemption.temp_queue.PartitionTree.underserved`), followed under the
+``fair-share`` rule by every other ``fair`` leaf with something pending (:func:`_leaves_in`):
 
 1. per partition and under-served leaf whose use is at least ``minimum-threshold`` of its
    guarantee, each application's share (:func:`~.fifo_intra_queue_plugin.compute_apps_ideal_allocation`);
 2. every container chosen by earlier selectors is taken off its leaf's amount to obtain and
    off every one of that leaf's application records (each only if larger, as Hadoop's
-   ``deductPreemptableResourcesBasedSelectedCandidates`` does);
+   ``deductPreemptableResourcesBasedSelectedCandidates`` does; an application's only if at
+   least as large under the ``fair-share`` rule, whose ``TempAppPerPartition`` compares so);
 3. per partition and under-served leaf (skipping a leaf with preemption or intra-queue
    preemption disabled) the applications that must give something, least important first,
    each its live containers in victim order: AM containers, containers already chosen and
@@ -18,10 +20,12 @@ left, and only on the queues their fixpoints found under-served, in that order
    the first container that would bring its user to or below the user limit; the container
    is then tried against the leaf's total (:meth:`~.selection.Selection.try_preempt`, with
    ``intra-queue-preemption.conservative-drf``) and the round budget. Under the ``fair-share``
-   :class:`~.config.FairOrderingRule`, in a ``fair`` leaf, the walk instead stops at the first
-   container that no longer fits in what the application still has to give, and each
-   container taken is deducted from that (the later ``skipContainerBasedOnIntraQueuePolicy``
-   and ``deductActuallyToBePreemptedFromApp``).
+   :class:`~.config.FairOrderingRule` (Cloudera's selector), a container to skip does not end
+   the walk (``continue``, not ``break``), and in a ``fair`` leaf a container is skipped when
+   it does not fit in what the application still has to give, and each container taken is
+   deducted from that when that is at least the container
+   (``skipContainerBasedOnIntraQueuePolicy``, ``deductActuallyToBePreemptedFromApp`` and
+   ``TempAppPerPartition.deductActuallyToBePreempted`` of COMPX-4883).
 """
 
 from __future__ import annotations
@@ -29,11 +33,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..cluster import Container
+from ..java_hash_map import hash_map_order
 from ..resources import ZERO, Resource, total
+from ..spark.scala_hash_map import java_string_hash
 from .context import RoundContext, SelectorRun
 from .fifo_intra_queue_plugin import compute_apps_ideal_allocation
 from .result import SelectorResult
 from .temp_app import TempApp, TempUser
+from .temp_queue import PartitionTree
 
 INTRA_QUEUE = "intra-queue"
 
@@ -50,7 +57,7 @@ def select_intra_queue(ctx: RoundContext) -> SelectorRun:
     _deduct_earlier(ctx, records, earlier)
     before = len(ctx.selection)
     for tree in ctx.trees:
-        for path in tree.underserved:
+        for path in _leaves_in(ctx, tree):
             queue = ctx.snapshot.queues[path]
             if not queue.leaf or queue.preemption_disabled or queue.intra_queue_preemption_disabled:
                 continue
@@ -60,12 +67,31 @@ def select_intra_queue(ctx: RoundContext) -> SelectorRun:
     return SelectorRun(SelectorResult(INTRA_QUEUE, ctx.config.max_wait_before_kill_ms, ctx.targets(), chosen))
 
 
+def _leaves_in(ctx: RoundContext, tree: PartitionTree) -> list[str]:
+    """The queues the selector looks at in ``tree``'s partition: the under-served ones and,
+    under the ``fair-share`` rule, then every ``fair`` leaf not among them whose schedulable
+    applications ask for something there, in the order of the policy's ``HashSet`` of leaf
+    paths (Cloudera's ``getUnderServedQueuesPerPartition`` and
+    ``getUnderServedLQueuesForFairOrder``, reading ``LeafQueue.getTotalPendingResources``)."""
+    paths = list(tree.underserved)
+    if not ctx.config.intra_queue_fair_rule.fair_share:
+        return paths
+    leaves = [path for path, record in tree.queues.items() if record.leaf]
+    for path in hash_map_order(leaves, java_string_hash):
+        if path in tree.underserved or ctx.snapshot.queues[path].ordering_policy != "fair":
+            continue
+        apps = ctx.snapshot.apps_by_queue.get(path, ())
+        if any(not app.pending_at(tree.partition.name).clamp_min_zero().is_zero() for app in apps if app.schedulable):
+            paths.append(path)
+    return paths
+
+
 def _compute_demand(ctx: RoundContext, selected: Mapping[int, Sequence[Container]]) -> AppRecords:
     """Step 1 (``computeIntraQueuePreemptionDemand``)."""
     config, calc = ctx.config, ctx.calc
     records: AppRecords = {}
     for tree in ctx.trees:
-        for path in tree.underserved:
+        for path in _leaves_in(ctx, tree):
             tq = tree.queues[path]
             if not tq.leaf:
                 continue
@@ -89,8 +115,9 @@ def _deduct_earlier(ctx: RoundContext, records: AppRecords, earlier: Sequence[Co
         reference = tq.partition_resource
         if ctx.calc.greater(reference, tq.to_obtain, container.resource):
             tq.to_obtain = tq.to_obtain - container.resource
+        inclusive = ctx.config.intra_queue_fair_rule.deduct_inclusive
         for app in records.get((leaf, partition), ()):
-            app.deduct_actually_to_be_preempted(ctx.calc, reference, container.resource)
+            app.deduct_actually_to_be_preempted(ctx.calc, reference, container.resource, or_equal=inclusive)
 
 
 def _select_from_leaf(ctx: RoundContext, apps: Sequence[TempApp], records: AppRecords, partition: str) -> None:
@@ -110,8 +137,8 @@ def _preempt_from_app(
     ctx: RoundContext, app: TempApp, records: AppRecords, to_obtain: dict[str, Resource], rolling: dict[str, Resource]
 ) -> None:
     """Hadoop ``preemptFromLeastStarvedApp``."""
-    order = ctx.config.intra_queue_order
-    fair_share = ctx.config.intra_queue_fair_rule.fair_share and ctx.snapshot.queues[app.app.queue].ordering_policy == "fair"
+    order, rule = ctx.config.intra_queue_order, ctx.config.intra_queue_fair_rule
+    fair_share = rule.fair_share and ctx.snapshot.queues[app.app.queue].ordering_policy == "fair"
     for container in ctx.index.live_in_victim_order(app.app_id):
         if not to_obtain:
             return
@@ -120,20 +147,22 @@ def _preempt_from_app(
         partition = ctx.index.node_partition[container.node]
         user = _user_record(records, app.app.queue, partition, app.user.name)
         if fair_share:
-            if user is not None and not ctx.calc.fits_in(container.resource, app.actually_to_be_preempted):
-                return
-            if ctx.selection.try_preempt(container, partition, to_obtain, ctx.config.intra_queue_conservative_drf):
-                # Inferred, not read: the later upstream tests only hold if the last container
-                # that uses up the app's amount is deducted too (docs/intra-queue.md).
-                app.deduct_actually_to_be_preempted(ctx.calc, ctx.cluster, container.resource, or_equal=True)
-            continue
-        if order.keep_user_limit and user is not None:
-            limit = user.user_limit + user.am_used
-            if ctx.calc.less_equal(ctx.cluster, rolling[app.user.name] - container.resource, limit):
-                return
+            skip = user is not None and not ctx.calc.fits_in(container.resource, app.actually_to_be_preempted)
+        else:
+            limit = user.user_limit + user.am_used if user is not None else None
+            skip = (
+                order.keep_user_limit and limit is not None
+                and ctx.calc.less_equal(ctx.cluster, rolling[app.user.name] - container.resource, limit)
+            )  # fmt: skip
+        if skip:
+            if rule.skip_continues:
+                continue
+            return
         taken = ctx.selection.try_preempt(container, partition, to_obtain, ctx.config.intra_queue_conservative_drf)
         if taken and order.keep_user_limit:
             rolling[app.user.name] = rolling[app.user.name] - container.resource
+        if taken and fair_share:
+            app.deduct_actually_to_be_preempted(ctx.calc, ctx.cluster, container.resource, or_equal=rule.deduct_inclusive)
 
 
 def _user_record(records: AppRecords, leaf: str, partition: str, user: str) -> TempUser | None:

@@ -26,6 +26,7 @@ class PreemptionEntity:
         self.actually_to_be_preempted = zero
         self.to_preempt_from_other = zero
         self.selected = zero
+        self.fair_share = zero
 
     @property
     def used_deduct_am(self) -> Resource:
@@ -34,7 +35,8 @@ class PreemptionEntity:
 
     def deduct_actually_to_be_preempted(self, calc: ResourceCalculator, reference: Resource, size: Resource, or_equal: bool = False) -> None:
         """Take ``size`` off what is still to be preempted, but only if that is larger
-        (``deductActuallyToBePreempted``), or at least as large with ``or_equal``."""
+        (``deductActuallyToBePreempted``), or at least as large with ``or_equal`` (Cloudera's
+        ``TempAppPerPartition`` since COMPX-4883)."""
         compare = calc.greater_equal if or_equal else calc.greater
         if compare(reference, self.actually_to_be_preempted, size):
             self.actually_to_be_preempted = self.actually_to_be_preempted - size
@@ -63,7 +65,6 @@ class TempApp(PreemptionEntity):
         super().__init__(used, am_used, pending)
         self.app = app
         self.user = user
-        self.fair_share = ZERO.padded(len(used))
 
     @property
     def priority(self) -> int:

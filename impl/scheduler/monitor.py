@@ -35,7 +35,7 @@ from .killable import lazy, mark_killable, queue_killable_resource
 from .limits import pending_considering_user_limit, user_limit
 from .memo import Memo, memo_for
 from .scheduling_mode import RESPECT
-from .state import ContainerState, SchedulerState
+from .state import AppPhase, ContainerState, SchedulerState
 from .view import View
 from .world import World
 
@@ -115,6 +115,7 @@ def snapshot(world: World, state: SchedulerState, memo: Memo | None = None) -> C
             world.users[world.apps[index].user][1],
             tuple((p.name, app.pending[i]) for i, p in enumerate(world.partitions)) if intra_queue or node_cost else (),
             _request_size(world, index, app.asks) if node_cost else ZERO,
+            schedulable=app.phase == AppPhase.ACTIVE,
         )
         for index, app in enumerate(state.apps)
         if app is not None and app.live

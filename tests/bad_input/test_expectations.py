@@ -1,7 +1,7 @@
 """Every asserted value of every shipped case decides its verdict.
 
-For each case that passes (the shared conformance cases read at run time, and the shipped
-example cases), each single asserted value is changed to one the assertion no longer implies
+For each case that passes (the shared conformance cases read at run time, the shipped
+example cases and the shipped fair-share cases), each single asserted value is changed to one the assertion no longer implies
 and the case must then FAIL; and the case with every expectation removed must be UNSUPPORTED
 ("nothing to check"), never PASS.
 
@@ -26,7 +26,7 @@ import pytest
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.case_fields import is_explanatory
 from yarnspec.checks.conformance.outcome import Verdict
-from yarnspec.checks.paths import default_conformance_dir
+from yarnspec.checks.paths import BUILTIN_CASES, default_conformance_dir
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,6 +40,7 @@ SELECTORS = frozenset({"app", "app_id", "event", "container_queue", "container_n
 
 def _case_files() -> list[Path]:
     files = sorted((PROJECT_ROOT / "docs" / "examples" / "cases").glob("*.json"))
+    files += sorted((BUILTIN_CASES / "hadoop-preemption-fair-share").rglob("*.json"))
     shared = default_conformance_dir()
     return files + (sorted(shared.rglob("*.json")) if shared is not None else [])
 

@@ -46,6 +46,9 @@ def quiet_policy(monkeypatch: pytest.MonkeyPatch) -> ScriptedPolicy:
         ("labelsConfig", "=100,sometimes", "input.labelsConfig", "expression 0 '=100,sometimes': exclusivity"),
         ("nodesConfig", "n1=;n2=nowhere", "input.nodesConfig", "expression 1 'n2=nowhere': partition 'nowhere'"),
         ("appsConfig", "a\t(1,1,n1,,40,false);c\t(1,1,n1,,1,false)", "input.appsConfig", "expression 1 'c\\t(1,1,n1,,1,false)': no queue 'c'"),
+        ("appsConfig", "a\t(1,1,n1,,40,false)\t50\tmaybe", "input.appsConfig", "schedulable flag after the third TAB must be true or false, found 'maybe'"),
+        ("appsConfig", "a\t(1,1,n1,,40,false)\t\tfalse", "input.appsConfig", "schedulable flag after the third TAB needs a user-limit percent"),
+        ("appsConfig", "a\t(1,1,n1,,40,false)\t50\tfalse\tx", "input.appsConfig", "at most four TAB-separated fields"),
     ],
 )
 def test_malformed_notation_string(tmp_path: Path, field: str, text: str, place: str, fragment: str) -> None:

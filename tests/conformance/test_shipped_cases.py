@@ -4,10 +4,10 @@
 Every one must PASS, each records its upstream source, and together they cover the 38 test
 methods of the four classes (one method, ``testIntraQueuePreemptionFairOrderingWithStrictAndRelaxedDRF``,
 resets the event handler half-way and is kept as two cases, as the shared folder does for such
-tests). A further folder, ``hadoop-preemption-fair-share``, holds the 11 upstream
-methods of the later ``...IntraQueueFairOrdering`` that select the ``fair-share`` rule of
-:class:`~yarnspec.impl.preemption.config.FairOrderingRule` (their source is a stored copy of
-the later test class, cited by its ``stored_id``: its commit was not found).
+tests). A further folder, ``hadoop-preemption-fair-share``, holds all 14 methods of
+Cloudera's ``...IntraQueueFairOrdering`` (commit 4934153bc5 of the CDH-7.1.9.1000 branch of
+susheel-gupta/hadoop), which select the ``fair-share`` rule of
+:class:`~yarnspec.impl.preemption.config.FairOrderingRule`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ CLASSES = {
     "TestProportionalCapacityPreemptionPolicyIntraQueueWithDRF": 3,
     "TestProportionalCapacityPreemptionPolicyIntraQueueFairOrdering": 4,
 }
-FAIR_SHARE_METHODS = 11
+FAIR_SHARE_METHODS = 14
 FAIR_SHARE_KEY = "yarnspec.preemption.intra-queue-fair-ordering-rule"
 
 
@@ -50,7 +50,7 @@ def test_the_38_upstream_methods_are_all_there_with_their_source() -> None:
         source = case["source"]
         assert source["path"].endswith(f"/{path.parent.name}.java")
         if path.parent.parent.name == "hadoop-preemption-fair-share":
-            assert source["repo"] == "apache/hadoop" and source["stored_id"].isdigit()
+            assert source["repo"] == "susheel-gupta/hadoop" and len(source["commit"]) == 40
             assert case["conf"][FAIR_SHARE_KEY] == "fair-share" and case["id"].endswith("@fair-share")
             fair_share.add(source["method"])
             continue

@@ -1,4 +1,4 @@
-"""The ``fair-share`` rule of intra-queue preemption in a ``fair`` leaf (the later
+"""The ``fair-share`` rule of intra-queue preemption in a ``fair`` leaf (Cloudera's
 ``FifoIntraQueuePreemptionPlugin``: ``setFairShareForApps`` and
 ``calcActuallyToBePreemptedBasedOnFS``); see docs/intra-queue.md."""
 
@@ -46,8 +46,8 @@ def test_divide_and_ceil() -> None:
     assert DOMINANT.divide_and_ceil(Resource.of(7, 7), 0) == Resource.of(0, 0)
 
 
-def _user(name: str, limit: int, am: int) -> TempUser:
-    return TempUser(name, Resource.of(0, 0), Resource.of(am, am), Resource.of(limit, limit))
+def _user(name: str, limit: int, am: int, used: int = 0) -> TempUser:
+    return TempUser(name, Resource.of(used, used), Resource.of(am, am), Resource.of(limit, limit))
 
 
 def _app(app_id: int, user: TempUser) -> TempApp:
@@ -56,28 +56,68 @@ def _app(app_id: int, user: TempUser) -> TempApp:
     return record
 
 
-def test_fair_share_is_the_users_limit_split_unless_the_percent_is_100() -> None:
+def test_fair_share_is_per_user_split_over_its_apps() -> None:
+    """COMPX-5202: a user's share is its limit (AM added back) or, when getUserLimit() is 100,
+    the queue's reassignable resource; its apps split it, rounded up."""
     u1, u2 = _user("u1", 50, 2), _user("u2", 50, 1)
     apps = [_app(1, u1), _app(2, u1), _app(3, u2)]
-    _set_fair_shares(apps, 3, Resource.of(100, 100), 50, DEFAULT)
-    # u1's limit (the AM taken off by TempUser and added back) over its 2 apps; u2's over 1.
+    _set_fair_shares(apps, Resource.of(100, 100), 50, DEFAULT)
     assert [a.fair_share.memory for a in apps] == [25, 25, 50]
-    _set_fair_shares(apps, 3, Resource.of(100, 100), 100, DEFAULT)
-    assert [a.fair_share.memory for a in apps] == [34, 34, 34]
+    assert (u1.fair_share.memory, u2.fair_share.memory) == (50, 50)
+    _set_fair_shares(apps, Resource.of(100, 100), 100, DEFAULT)
+    assert [a.fair_share.memory for a in apps] == [50, 50, 100]
+    assert (u1.fair_share.memory, u2.fair_share.memory) == (100, 100)
+    _set_fair_shares(apps, Resource.of(101, 101), 100, DEFAULT)
+    assert [a.fair_share.memory for a in apps] == [51, 51, 101]
+
+
+def test_a_user_gives_other_users_at_most_its_use_above_its_fair_share() -> None:
+    """Regression (testIntraQueuePreemptionFairOPMultiUsersSkewedRes gave 61 where Cloudera's
+    test expects 50): the model matched demand as COMPX-4883 did, without COMPX-5202's cap
+    of what a giver's user holds above its fair share (``markResourcesToBePreemptedForApp``)."""
+    u1 = _user("u1", 50, 2, used=100)
+    u2, u3 = _user("u2", 50, 1, used=40), _user("u3", 50, 0)
+    giver, small = _app(2, u1), _app(1, u1)
+    app3, app4 = _app(3, u2), _app(4, u3)
+    for user in (u1, u2, u3):
+        user.fair_share = user.user_limit + user.am_used
+    giver.to_be_preempted = Resource.of(73, 73)
+    app3.to_preempt_from_other = Resource.of(11, 11)
+    app4.to_preempt_from_other = Resource.of(50, 50)
+    _match_demand_by_fair_share([giver, small, app3, app4], DEFAULT, Resource.of(100, 100))
+    assert giver.actually_to_be_preempted.memory == 50
+    assert u1.actually_to_be_preempted.memory == 50
+    assert (app4.to_preempt_from_other.memory, app3.to_preempt_from_other.memory) == (0, 11)
+
+
+def _java_hash_map_rank(app_id: int) -> int:
+    """Where ApplicationId(0, app_id) sits in a 16-bucket java.util.HashMap, computed here
+    from the Java definitions (hashCode, then (h ^ h >>> 16) & 15)."""
+    h = (371237 * (371237 * 6521) + app_id) & 0xFFFFFFFF
+    return (h ^ (h >> 16)) & 15
 
 
 @settings(max_examples=200, deadline=None)
 @given(
     demand=st.lists(st.integers(0, 40), min_size=2, max_size=6),
     supply=st.lists(st.integers(0, 40), min_size=2, max_size=6),
+    owner=st.lists(st.integers(0, 1), min_size=6, max_size=6),
+    used=st.tuples(st.integers(0, 80), st.integers(0, 80)),
+    share=st.tuples(st.integers(0, 80), st.integers(0, 80)),
 )
-def test_matching_by_fair_share_moves_min_of_demand_and_supply(demand: list[int], supply: list[int]) -> None:
-    """Every starved application takes from every other: nothing is lost between them, no
-    application gives more than it may, and the total moved is min(total demand, supply
-    that others can give)."""
+def test_matching_by_fair_share_follows_the_two_passes(
+    demand: list[int], supply: list[int], owner: list[int], used: tuple[int, int], share: tuple[int, int]
+) -> None:
+    """Nothing is lost between starved and giving applications, none gives more than it may,
+    and the amounts are those of the walk written out here: per starved application (most
+    important first) every other application least important first, within its user's use
+    above its fair share less what that user already gives; then, if still starved, its own
+    user's other applications in HashMap order, without that cap."""
     n = min(len(demand), len(supply))
-    user = _user("u", 100, 0)
-    apps = [_app(i + 1, user) for i in range(n)]
+    users = [_user(f"u{i}", 100, 0, used=used[i]) for i in range(2)]
+    for user, fair in zip(users, share):
+        user.fair_share = Resource.of(fair, fair)
+    apps = [_app(i + 1, users[owner[i]]) for i in range(n)]
     for app, want, spare in zip(apps, demand, supply):
         app.to_preempt_from_other = Resource.of(want, want)
         app.to_be_preempted = Resource.of(spare, spare)
@@ -87,20 +127,35 @@ def test_matching_by_fair_share_moves_min_of_demand_and_supply(demand: list[int]
     assert given_total == met
     for app, spare in zip(apps, supply):
         assert 0 <= app.actually_to_be_preempted.memory <= spare
-    # The same walk written out: the most important starved first, others least important up.
-    expected = 0
     remaining = list(supply[:n])
+    user_given = [0, 0]
+    wants = list(demand[:n])
     for index in reversed(range(n)):
-        want = demand[index]
         for other in range(n):
-            if want <= 0:
+            if wants[index] <= 0:
                 break
-            if other != index:
-                take = min(remaining[other], want)
-                remaining[other] -= take
-                want -= take
-                expected += take
-    assert given_total == expected
+            u = owner[other]
+            cap = max(max(used[u] - share[u], 0) - user_given[u], 0)
+            if other == index or remaining[other] <= 0 or cap <= 0:
+                continue
+            take = min(remaining[other], wants[index], cap)
+            remaining[other] -= take
+            wants[index] -= take
+            user_given[u] += take
+        if wants[index] <= 0:
+            continue
+        own = sorted((i for i in range(n) if owner[i] == owner[index]), key=lambda i: (_java_hash_map_rank(i + 1), i))
+        for other in own:
+            if wants[index] <= 0:
+                break
+            if other == index or remaining[other] <= 0:
+                continue
+            take = min(remaining[other], wants[index])
+            remaining[other] -= take
+            wants[index] -= take
+            user_given[owner[other]] += take
+    assert [a.actually_to_be_preempted.memory for a in apps] == [s - r for s, r in zip(supply[:n], remaining)]
+    assert [u.actually_to_be_preempted.memory for u in users] == user_given
 
 
 def _case(name: str) -> dict[str, object]:
@@ -129,4 +184,30 @@ def test_the_old_rule_disagrees_with_the_later_upstream_case() -> None:
 
 
 def test_case_files_exist() -> None:
-    assert len(list(Path(CASES).glob("*.json"))) == 11
+    assert len(list(Path(CASES).glob("*.json"))) == 14
+
+
+def test_an_unschedulable_app_gets_no_share_under_the_rule() -> None:
+    """COMPX-5228: testIntraQueuePreemptionFairNonSchedulablePendingApps expects nothing from
+    app2; counting the pending, unschedulable app3 as starved would take from app2."""
+    case = _case("testIntraQueuePreemptionFairNonSchedulablePendingApps")
+    run_case(case)
+    changed = json.loads(json.dumps(case))
+    changed["input"]["appsConfig"] = changed["input"]["appsConfig"].replace("\tfalse", "\ttrue")
+    with pytest.raises(Exception):
+        run_case(changed)
+
+
+def test_a_fair_leaf_with_pending_apps_is_looked_at_even_if_not_under_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cloudera's getUnderServedLQueuesForFairOrder: with the queue's own pending at 0 no
+    fixpoint finds leaf a under-served, yet its applications ask for 20, so the fair-share
+    rule still looks at it and takes the upstream 14 and 6; looking only at the under-served
+    queues takes nothing."""
+    from yarnspec.impl.preemption import intra_queue_selector
+
+    case = _case("testIntraQueuePreemptionFairOrderingPolicyMultiAppsSingleUser")
+    case["input"]["queuesConfig"] = "root(=[100:100 100:100 100:100 0:0 0]);-a(=[100:100 100:100 100:100 0:0 0])"
+    run_case(case)
+    monkeypatch.setattr(intra_queue_selector, "_leaves_in", lambda ctx, tree: list(tree.underserved))
+    with pytest.raises(Exception, match="expected 14, got 0"):
+        run_case(case)

@@ -184,3 +184,14 @@ def test_the_first_application_starts_even_if_its_am_is_over_the_limit() -> None
     state = env.submit(world, start(world), 0)
     state = env.submit(world, state, 1)
     assert [a.phase for a in state.apps if a is not None] == [AppPhase.ACTIVE, AppPhase.PENDING]
+
+
+def test_the_monitor_snapshot_marks_only_activated_applications_schedulable() -> None:
+    """The fair-share intra-queue rule skips applications outside the leaf's schedulable
+    entities (COMPX-5228): in the model those are the ones the AM limit has not activated."""
+    from yarnspec.impl.scheduler.monitor import snapshot
+
+    world = two_users({"root.a.maximum-am-resource-percent": "0.1", "root.a.maximum-capacity": "50"})
+    state = env.submit(world, env.submit(world, start(world), 0), 1)
+    apps = snapshot(world, state).apps
+    assert [apps[key].schedulable for key in sorted(apps)] == [True, False]
