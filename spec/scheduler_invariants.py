@@ -63,6 +63,13 @@ class Step:
         """The sums every state invariant compares with (one pass over the state)."""
         return Sums.of(self.world, self.after)
 
+    @cached_property
+    def new_containers(self) -> tuple[Container, ...]:
+        """The containers of the state after that the state before does not have (computed
+        once, shared by the step invariants of one step)."""
+        old = {c.cid for c in self.prior.containers}
+        return tuple(c for c in self.after.containers if c.cid not in old)
+
     @property
     def prior(self) -> SchedulerState:
         """The state before the step (``ValueError`` for a lone state)."""
@@ -102,6 +109,27 @@ def _sum(resources: Iterable[Resource]) -> Resource:
     for r in resources:
         total = r.values if total is None else tuple(map(add, total, r.values))
     return ZERO if total is None else Resource(total)
+
+
+def _total_values(values: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The components of the sum of vectors, as :func:`_sum` adds them (over the components
+    all of them have; ``ZERO``'s for none), without building resources."""
+    return tuple(map(sum, zip(*values))) if values else _ZERO_VALUES
+
+
+def _total(resources: list[Resource]) -> tuple[int, ...]:
+    """The components of :func:`_sum` of ``resources``."""
+    return _total_values([r.values for r in resources])
+
+
+_ZERO_VALUES = ZERO.values
+
+
+def _plus(a: Resource, b: Resource) -> tuple[int, ...]:
+    """The components of ``a + b`` (a shorter vector padded with zeros, as resource addition
+    does), without building a resource when both have the same length."""
+    x, y = a.values, b.values
+    return tuple(map(add, x, y)) if len(x) == len(y) else (a + b).values
 
 
 def _partition_name(world: World, partition: int) -> str:
@@ -147,7 +175,7 @@ def node_free_plus_used_is_capacity(step: Step) -> str | None:
     world, state = step.world, step.after
     for index, node in enumerate(state.nodes):
         capacity = world.nodes[index].capacity if node.live else ZERO
-        if node.used + node.free != capacity or (not node.live and not node.free.is_zero()):
+        if _plus(node.used, node.free) != capacity.values or (not node.live and not node.free.is_zero()):
             return f"{world.nodes[index].name}: used {node.used} + free {node.free} is not its capacity {capacity}"
     return None
 
@@ -173,10 +201,10 @@ def leaf_is_sum_of_apps(step: Step) -> str | None:
     reservations in a queue's used), its reserved and pending their reserved and pending.
     Source: DESIGN.md; YuniKorn "leaf = sum of apps"."""
     world, state, sums = step.world, step.after, step.sums
+    tables = (sums.queue_used, sums.queue_reserved, sums.queue_pending)
     for leaf in world.leaves:
         usage = state.queues[leaf]
         for p in range(len(world.partitions)):
-            tables = (sums.queue_used, sums.queue_reserved, sums.queue_pending)
             if (wrong := _apps_mismatch(usage, leaf, p, *tables)) is not None:
                 return f"{world.queues[leaf].path} [{_partition_name(world, p)}]: {wrong}"
     return None
@@ -185,17 +213,20 @@ def leaf_is_sum_of_apps(step: Step) -> str | None:
 def parent_is_sum_of_children(step: Step) -> str | None:
     """Per partition, a parent's used, reserved and pending equal its children's sums.
     Source: DESIGN.md; YuniKorn "queue = sum of children"."""
-    world, state = step.world, step.after
+    world, queues = step.world, step.after.queues
     for index, queue in enumerate(world.queues):
         if queue.leaf:
             continue
-        usage = state.queues[index]
+        usage = queues[index]
+        children = [queues[c] for c in queue.children]
         for p in range(len(world.partitions)):
-            for what in ("used", "reserved", "pending"):
-                stored = getattr(usage, what)[p]
-                expected = _sum(getattr(state.queues[c], what)[p] for c in queue.children)
-                if stored != expected:
-                    return f"{queue.path} [{_partition_name(world, p)}]: {what} {stored} but its children sum to {expected}"
+            for what, stored, parts in (
+                ("used", usage.used[p], [c.used[p] for c in children]),
+                ("reserved", usage.reserved[p], [c.reserved[p] for c in children]),
+                ("pending", usage.pending[p], [c.pending[p] for c in children]),
+            ):
+                if stored.values != _total(parts):
+                    return f"{queue.path} [{_partition_name(world, p)}]: {what} {stored} but its children sum to {_sum(parts)}"
     return None
 
 
@@ -204,10 +235,10 @@ def user_is_sum_of_apps(step: Step) -> str | None:
     sums over the user's applications in that leaf. Source: YuniKorn "user usage = sum of
     owned apps"; Hadoop ``UsersManager.User``."""
     world, state, sums = step.world, step.after, step.sums
+    tables = (sums.user_used, sums.user_reserved, sums.user_pending)
     for index, (leaf, name) in enumerate(world.users):
         usage = state.users[index]
         for p in range(len(world.partitions)):
-            tables = (sums.user_used, sums.user_reserved, sums.user_pending)
             if (wrong := _apps_mismatch(usage, index, p, *tables)) is not None:
                 return f"user {name} in {world.queues[leaf].path} [{_partition_name(world, p)}]: {wrong}"
     return None
@@ -216,6 +247,8 @@ def user_is_sum_of_apps(step: Step) -> str | None:
 def _apps_mismatch(usage: Usage, owner: int, p: int, used: Table, reserved: Table, pending: Table) -> str | None:
     """The first of used (reservations included), reserved and pending in partition ``p``
     that differs from the owner's applications' sum, described; None when all agree."""
+    if used.matches(owner, p, usage.used[p]) and reserved.matches(owner, p, usage.reserved[p]) and pending.matches(owner, p, usage.pending[p]):
+        return None
     figures = (("used", usage.used[p], used), ("reserved", usage.reserved[p], reserved), ("pending", usage.pending[p], pending))
     for what, stored, table in figures:
         if not table.matches(owner, p, stored):
@@ -274,13 +307,12 @@ def pending_is_sum_of_asks(step: Step) -> str | None:
         if app is None:
             continue
         info = world.apps[index]
-        if any(count < 0 for count in app.asks):
+        if min(app.asks, default=0) < 0:
             return f"{info.name}: negative outstanding count in {app.asks}"
         for p in range(len(world.partitions)):
-            expected = _sum(
-                Resource(tuple(v * app.asks[i] for v in r.capability.values)) for i, r in enumerate(info.requests) if r.partition == p
-            )
-            if app.pending[p] != expected:
+            asked = [tuple(v * count for v in r.capability.values) for r, count in zip(info.requests, app.asks) if r.partition == p]
+            if app.pending[p].values != _total_values(asked):
+                expected = _sum(Resource(values) for values in asked)
                 return f"{info.name} [{_partition_name(world, p)}]: pending {app.pending[p]} but its requests sum to {expected}"
     return None
 
@@ -312,19 +344,9 @@ def no_negative_usage(step: Step) -> str | None:
 def _some_negative(state: SchedulerState) -> bool:
     """Whether any stored figure of a queue, user or application has a negative component
     (the quick test before :func:`no_negative_usage` looks for which)."""
-    lowest = 0
-    for usage in (*state.queues, *state.users):
-        for vector in (usage.used, usage.reserved, usage.pending, usage.am_used):
-            for r in vector:
-                if r.values and min(r.values) < lowest:
-                    return True
-    for app in state.apps:
-        if app is not None:
-            for vector in (app.used, app.reserved, app.pending):
-                for r in vector:
-                    if r.values and min(r.values) < lowest:
-                        return True
-    return False
+    vectors = [r.values for u in (*state.queues, *state.users) for r in (*u.used, *u.reserved, *u.pending, *u.am_used)]
+    vectors += [r.values for a in state.apps if a is not None for r in (*a.used, *a.reserved, *a.pending)]
+    return min(map(min, filter(None, vectors)), default=0) < 0
 
 
 def _negative_free(world: World, state: SchedulerState) -> str | None:
@@ -424,8 +446,9 @@ def cluster_conservation(step: Step) -> str | None:
     cluster, always"); YARN-8127's leak."""
     world, state = step.world, step.after
     for p in range(len(world.partitions)):
-        capacity = _sum(world.nodes[n].capacity for n, node in enumerate(state.nodes) if node.live and world.node_partition[n] == p)
-        free = _sum(node.free for n, node in enumerate(state.nodes) if node.live and world.node_partition[n] == p)
+        live = [n for n, node in enumerate(state.nodes) if node.live and world.node_partition[n] == p]
+        capacity = _sum(world.nodes[n].capacity for n in live)
+        free = _sum(state.nodes[n].free for n in live)
         used = state.queues[0].used[p] - state.queues[0].reserved[p]
         if free + used != capacity:
             return f"partition {_partition_name(world, p)}: free {free} + used by queues {used} is not its capacity {capacity}"
@@ -433,11 +456,6 @@ def cluster_conservation(step: Step) -> str | None:
 
 
 # -- steps ----------------------------------------------------------------------------------
-
-
-def _new_containers(before: SchedulerState, after: SchedulerState) -> list[Container]:
-    old = {c.cid for c in before.containers}
-    return [c for c in after.containers if c.cid not in old]
 
 
 def _released_reservations(before: SchedulerState, after: SchedulerState, app: int) -> Resource:
@@ -450,10 +468,10 @@ def allocation_within_queue_max(step: Step) -> str | None:
     root within its maximum (rounded down to the minimum allocation) in the node's partition;
     without partition exclusivity the limit is the partition. Source: DESIGN.md; Hadoop
     ``AbstractCSQueue.accept`` (``used + allocated - released`` fits the maximum)."""
-    world, before, after = step.world, step.prior, step.after
-    new = _new_containers(before, after)
+    new = step.new_containers
     if not new:
         return None
+    world, before, after = step.world, step.prior, step.after
     for c in new:  # the limits of the state the allocation read
         p = world.node_partition[c.node]
         ignore = world.apps[c.app].requests[c.request].partition != p
@@ -469,10 +487,10 @@ def allocation_within_user_limit(step: Step) -> str | None:
     (less reservations the step gives up) is at most the user limit, so a user crosses its
     limit by at most that one container. Source: DESIGN.md; Hadoop ``LeafQueue.accept`` and
     ``canAssignToUser`` (``minimum-user-limit-percent``, ``user-limit-factor``)."""
-    world, before, after = step.world, step.prior, step.after
-    new = _new_containers(before, after)
+    new = step.new_containers
     if not new:
         return None
+    world, before, after = step.world, step.prior, step.after
     cluster = _sum(partition_capacity(world, before, p) for p in range(len(world.partitions)))
     for c in new:  # the limit of the state the allocation read
         info = world.apps[c.app]

@@ -211,7 +211,7 @@ GC_FIRST_GENERATION = 50_000
 
 
 #: Half the number of keys :func:`_keys_bytes` measures at most.
-KEY_SAMPLE = 1_000
+KEY_SAMPLE = 250
 
 
 def _deep_size(value: object, counted: set[int]) -> int:

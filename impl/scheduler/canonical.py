@@ -123,67 +123,109 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
 
 
 def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
-    """The least encoding of ``state`` over all renamings (see the module docstring)."""
-    cids = _container_ranks(state)
-    seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
+    """The least encoding of ``state`` over all renamings (see the module docstring).
+
+    What no renaming changes is encoded once per state (:class:`_Parts`); each renaming only
+    places the node and application slots and renames the containers, proposals and node
+    orders."""
+    parts = _Parts.of(state)
     renamings = symmetry.renamings
     if len(renamings) == 1:  # no interchangeable nodes or applications: nothing to compare
-        return _encode(state, *renamings[0], cids, seqs)
-    return min(_encode(state, nodes, apps, cids, seqs) for nodes, apps in renamings)
+        return parts.encode(*renamings[0])
+    return min(parts.encode(nodes, apps) for nodes, apps in renamings)
 
 
-def _encode(
-    state: SchedulerState, nodes: tuple[int, ...], apps: tuple[int, ...], cids: dict[int, int], seqs: dict[int, int]
-) -> Encoded:
-    """One flat tuple of ints: every part of variable length is preceded by its length, so
-    the encoding is injective (the world fixes the number of nodes, applications, queues,
-    users and partitions)."""
-    out: list[int] = [state.clock, state.next_container, state.next_app]
-    add, extend = out.append, out.extend
-    node_slots: list[tuple[int, ...]] = [()] * len(state.nodes)
-    for old, node in enumerate(state.nodes):
-        used, free = node.used.values, node.free.values
-        node_slots[nodes[old]] = (node.live, len(used), *used, len(free), *free, cids[node.reserved])
-    for slot in node_slots:
-        extend(slot)
-    app_slots: list[tuple[int, ...]] = [(0,)] * len(state.apps)  # (0,) sorts before any submitted app
-    for old, app in enumerate(state.apps):
-        if app is not None:
-            seq = seqs.get(app.seq, NONE) if app.phase != AppPhase.FINISHED else NONE
-            app_slots[apps[old]] = (
-                1, seq, app.phase, len(app.asks), *app.asks,
+@dataclass(slots=True)
+class _Parts:
+    """The pieces of one state's encoding, with container ids and submission numbers already
+    replaced by their ranks: the slots of each node and application (placed by a renaming),
+    the containers in id order (an id rank is unique and no renaming changes it), the
+    proposals, and the runs of the encoding no renaming touches. ``tied``: two containers
+    share an id (a broken state), so their order depends on the renaming."""
+
+    head: tuple[int, ...]
+    node_slots: tuple[tuple[int, ...], ...]
+    app_slots: tuple[tuple[int, ...], ...]
+    usages: tuple[int, ...]
+    containers: tuple[tuple[int, int, int, int, int], ...]
+    proposals: tuple[tuple[int, ...], ...]
+    marks: tuple[int, ...]
+    node_order: tuple[tuple[int, ...], ...]
+    tail: tuple[int, ...]
+    tied: bool
+
+    @staticmethod
+    def of(state: SchedulerState) -> _Parts:
+        """The pieces of ``state``'s encoding."""
+        cids = _container_ranks(state)
+        seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
+        node_slots = tuple(
+            (n.live, len(n.used.values), *n.used.values, len(n.free.values), *n.free.values, cids[n.reserved]) for n in state.nodes
+        )
+        app_slots = tuple(
+            (0,) if app is None else (
+                1, seqs.get(app.seq, NONE) if app.phase != AppPhase.FINISHED else NONE, app.phase, len(app.asks), *app.asks,
                 *_flat_resources(app.used), *_flat_resources(app.reserved), *_flat_resources(app.pending),
                 len(app.rereservations), *app.rereservations, cids[app.am_container],
-            )  # fmt: skip
-    for slot in app_slots:
-        extend(slot)
-    for usage in (*state.queues, *state.users):
-        for vector in (usage.used, usage.reserved, usage.pending, usage.am_used):
-            extend(_flat_resources(vector))
-    containers = sorted((cids[c.cid], apps[c.app], nodes[c.node], c.request, c.state) for c in state.containers)
-    add(len(containers))
-    for container in containers:
-        extend(container)
-    proposals = sorted(
-        (p.kind, apps[p.app], p.request, nodes[p.node], cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, len(p.kill))
-        + tuple(cids[c] for c in p.kill)
-        for p in state.proposals
-    )
-    add(len(proposals))
-    for proposal in proposals:
-        extend(proposal)
-    marks = sorted((cids[cid], at) for cid, at in state.marks)
-    add(len(marks))
-    for mark in marks:
-        extend(mark)
-    for partition in state.node_order:
-        add(len(partition))
-        extend(nodes[n] for n in partition)
-    add(state.sorted_at)
-    add(state.monitor_at)
-    add(len(state.killable))
-    extend(cids[cid] for cid in state.killable)
-    return tuple(out)
+            )
+            for app in state.apps
+        )  # fmt: skip
+        usages: list[int] = []
+        add, extend = usages.append, usages.extend
+        for usage in (*state.queues, *state.users):
+            for r in (*usage.used, *usage.reserved, *usage.pending, *usage.am_used):
+                add(len(r.values))
+                extend(r.values)
+        containers = tuple(sorted((cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers))
+        proposals = tuple(
+            (p.kind, p.app, p.request, p.node, cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, len(p.kill), *(cids[c] for c in p.kill))
+            for p in state.proposals
+        )
+        marks = sorted((cids[cid], at) for cid, at in state.marks)
+        return _Parts(
+            (state.clock, state.next_container, state.next_app),
+            node_slots,
+            app_slots,
+            tuple(usages),
+            containers,
+            proposals,
+            (len(marks), *(v for mark in marks for v in mark)),
+            state.node_order,
+            (state.sorted_at, state.monitor_at, len(state.killable), *(cids[cid] for cid in state.killable)),
+            len(cids) - 1 < len(state.containers),
+        )
+
+    def encode(self, nodes: tuple[int, ...], apps: tuple[int, ...]) -> Encoded:
+        """One flat tuple of ints under the renaming (``nodes``, ``apps``: old index -> new):
+        every part of variable length is preceded by its length, so the encoding is injective
+        (the world fixes the number of nodes, applications, queues, users and partitions)."""
+        out: list[int] = list(self.head)
+        add, extend = out.append, out.extend
+        node_slots: list[tuple[int, ...]] = [()] * len(nodes)
+        for old, slot in enumerate(self.node_slots):
+            node_slots[nodes[old]] = slot
+        for slot in node_slots:
+            extend(slot)
+        app_slots: list[tuple[int, ...]] = [(0,)] * len(apps)  # (0,) sorts before any submitted app
+        for old, slot in enumerate(self.app_slots):
+            app_slots[apps[old]] = slot
+        for slot in app_slots:
+            extend(slot)
+        extend(self.usages)
+        containers = [(cid, apps[app], nodes[node], request, kind) for cid, app, node, request, kind in self.containers]
+        add(len(containers))
+        for container in sorted(containers) if self.tied else containers:
+            extend(container)
+        proposals = sorted((p[0], apps[p[1]], p[2], nodes[p[3]], *p[4:]) for p in self.proposals)
+        add(len(proposals))
+        for proposal in proposals:
+            extend(proposal)
+        extend(self.marks)
+        for partition in self.node_order:
+            add(len(partition))
+            extend(nodes[n] for n in partition)
+        extend(self.tail)
+        return tuple(out)
 
 
 def _flat_resources(vector: tuple[Resource, ...]) -> list[int]:

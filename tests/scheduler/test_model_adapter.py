@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,3 +121,21 @@ def test_canonical_form_tells_different_states_apart() -> None:
         ModelState(state, (("x", "y"),))
     )
     assert NONE == -1
+
+
+
+#: A walk of the two-queue world that ends with containers of both applications on both nodes.
+TWO_APPS_ON_TWO_NODES = [37, 18, 2, 39, 33, 20, 18, 2, 31, 5, 10, 47, 40, 49, 43, 48, 38]
+
+
+@pytest.mark.parametrize("swap_nodes, swap_apps", [(False, True), (True, False), (True, True)])
+def test_canonical_form_is_a_symmetry_also_with_a_container_id_twice(swap_nodes: bool, swap_apps: bool) -> None:
+    """The canonical form orders containers by id rank once per state; where two containers
+    share an id (a broken state), their order depends on the renaming, and the form must still
+    be the same for a state and its image (regression for that tie)."""
+    state = walk(TWO_QUEUES, TWO_APPS_ON_TWO_NODES)
+    first, *rest = state.containers
+    other = next(c for c in rest if c.app != first.app and c.node != first.node)
+    broken = replace(state, containers=(*state.containers, replace(first, cid=other.cid)))
+    image = renamed(broken, (1, 0) if swap_nodes else (0, 1), (1, 0, 2) if swap_apps else (0, 1, 2))
+    assert canonical_form(SYMMETRY, image) == canonical_form(SYMMETRY, broken)
