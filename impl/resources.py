@@ -18,7 +18,7 @@ import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
-from operator import add, le, sub
+from operator import add, itemgetter, le, sub
 
 MEMORY = "memory-mb"
 VCORES = "vcores"
@@ -47,78 +47,88 @@ class ResourceTypes:
             raise KeyError(name) from None
 
 
-@dataclass(frozen=True, slots=True)
-class Resource:
-    """An immutable resource vector ``values = (memory, vcores, *extra)``."""
+class Resource(tuple[int, ...]):
+    """An immutable resource vector ``(memory, vcores, *extra)``.
 
-    values: tuple[int, ...]
+    A tuple of its components, so that hashing and equality (the explorer's most frequent
+    operations on states) run in C rather than as generated Python methods. Arithmetic is
+    componentwise (``+`` adds vectors; it does not concatenate). ``Resource((1, 2))`` builds
+    one from its components; :attr:`values` is the plain tuple of them.
+    """
+
+    __slots__ = ()
 
     @staticmethod
     def of(memory: int, vcores: int = 0, *extra: int) -> Resource:
         """A resource from its components in type order."""
         return Resource((int(memory), int(vcores), *(int(e) for e in extra)))
 
+    #: The components in type order, as a plain tuple (a slice: read in C, no Python call).
+    values: property = property(itemgetter(slice(None)), doc="The components in type order, as a plain tuple.")
+
     @property
     def memory(self) -> int:
         """Memory in MB."""
-        return self.values[0]
+        return self[0]
 
     @property
     def vcores(self) -> int:
         """Virtual cores."""
-        return self.values[1] if len(self.values) > 1 else 0
-
-    def __len__(self) -> int:
-        return len(self.values)
+        return self[1] if len(self) > 1 else 0
 
     def get(self, index: int) -> int:
         """Component ``index`` (0 where the vector is shorter)."""
-        return self.values[index] if index < len(self.values) else 0
+        return self[index] if index < len(self) else 0
 
     # Addition, subtraction and negation are the model checker's most frequent operations: plain
     # <memory, vcores> pairs take a direct path.
 
-    def __add__(self, other: Resource) -> Resource:
-        a, b = self.values, other.values
-        if len(a) == 2 == len(b):
-            return Resource((a[0] + b[0], a[1] + b[1]))
-        if len(a) == len(b):
-            return Resource(tuple(map(add, a, b)))
-        return Resource(tuple(x + y for x, y in zip_longest(a, b, fillvalue=0)))
+    def __add__(self, other: Resource) -> Resource:  # type: ignore[override]
+        if len(self) == 2 == len(other):
+            return Resource((self[0] + other[0], self[1] + other[1]))
+        if len(self) == len(other):
+            return Resource(tuple(map(add, self, other)))
+        return Resource(tuple(x + y for x, y in zip_longest(self, other, fillvalue=0)))
 
     def __sub__(self, other: Resource) -> Resource:
-        a, b = self.values, other.values
-        if len(a) == 2 == len(b):
-            return Resource((a[0] - b[0], a[1] - b[1]))
-        if len(a) == len(b):
-            return Resource(tuple(map(sub, a, b)))
-        return Resource(tuple(x - y for x, y in zip_longest(a, b, fillvalue=0)))
+        if len(self) == 2 == len(other):
+            return Resource((self[0] - other[0], self[1] - other[1]))
+        if len(self) == len(other):
+            return Resource(tuple(map(sub, self, other)))
+        return Resource(tuple(x - y for x, y in zip_longest(self, other, fillvalue=0)))
 
     def __neg__(self) -> Resource:
-        a = self.values
-        if len(a) == 2:
-            return Resource((-a[0], -a[1]))
-        return Resource(tuple(-x for x in a))
+        if len(self) == 2:
+            return Resource((-self[0], -self[1]))
+        return Resource(tuple(-x for x in self))
+
+    def __mul__(self, other: object) -> Resource:
+        raise TypeError("a Resource is not repeated: use multiply_truncate to scale it")
+
+    __rmul__ = __mul__
+
+    def __repr__(self) -> str:
+        return f"Resource(values={tuple(self)!r})"
 
     def component_min(self, other: Resource) -> Resource:
         """Componentwise minimum (Hadoop ``Resources.componentwiseMin``)."""
-        return Resource(tuple(min(a, b) for a, b in zip_longest(self.values, other.values, fillvalue=0)))
+        return Resource(tuple(min(a, b) for a, b in zip_longest(self, other, fillvalue=0)))
 
     def component_max(self, other: Resource) -> Resource:
         """Componentwise maximum (Hadoop ``Resources.componentwiseMax``)."""
-        return Resource(tuple(max(a, b) for a, b in zip_longest(self.values, other.values, fillvalue=0)))
+        return Resource(tuple(max(a, b) for a, b in zip_longest(self, other, fillvalue=0)))
 
     def clamp_min_zero(self) -> Resource:
         """Every negative component set to 0 (``componentwiseMax(r, none)``)."""
-        if all(a >= 0 for a in self.values):
+        if all(a >= 0 for a in self):
             return self
-        return Resource(tuple(max(a, 0) for a in self.values))
+        return Resource(tuple(max(a, 0) for a in self))
 
     def multiply_truncate(self, factor: float | Sequence[float]) -> Resource:
         """Each component times ``factor`` (one number or one per component), truncated toward
         zero and saturated as Java's ``(long)`` cast does (Hadoop ``Resources.multiply``)."""
-        factors = _factors(factor, len(self.values))
-        return Resource(tuple(java_long(a * f) for a, f in zip(self.values, factors)))
+        factors = _factors(factor, len(self))
+        return Resource(tuple(java_long(a * f) for a, f in zip(self, factors)))
 
     def padded(self, width: int) -> Resource:
         """The same vector with zeros appended up to ``width`` components (never shortened).
@@ -126,29 +136,29 @@ class Resource:
         Hadoop resources always carry every registered type; padding makes a calculator see a
         missing type as the 0 it stands for (for DRF a zero in the reference resource changes
         the comparison rule, semantics A.13)."""
-        missing = width - len(self.values)
-        return self if missing <= 0 else Resource(self.values + (0,) * missing)
+        missing = width - len(self)
+        return self if missing <= 0 else Resource((*self, *(0,) * missing))
 
     def with_zeros_as(self, value: int) -> Resource:
         """Every component that is exactly 0 replaced by ``value`` (the FIFO selector's
         ``0 -> -1`` step before trying a container, semantics A.8)."""
-        if 0 not in self.values:
+        if 0 not in self:
             return self
-        return Resource(tuple(value if a == 0 else a for a in self.values))
+        return Resource(tuple(value if a == 0 else a for a in self))
 
     def is_zero(self) -> bool:
         """Every component is 0."""
-        return all(a == 0 for a in self.values)
+        return all(a == 0 for a in self)
 
     def fits_all(self, other: Resource) -> bool:
         """Every component of self is <= the same component of ``other``."""
-        a, b = self.values, other.values
+        a, b = self, other
         if len(a) == len(b):
             return all(map(le, a, b))
         return all(x <= y for x, y in zip_longest(a, b, fillvalue=0))
 
     def __str__(self) -> str:
-        inner = ", ".join(str(v) for v in self.values)
+        inner = ", ".join(str(v) for v in self)
         return f"<{inner}>"
 
 

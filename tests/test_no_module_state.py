@@ -34,13 +34,16 @@ def modules() -> list[str]:
 
 def mutable(value: Any) -> bool:
     """Whether a module-level value can hold changing state: a mutable container, or an
-    instance of one of yarnspec's own classes that is not a frozen dataclass or an enum member."""
+    instance of one of yarnspec's own classes that is not a frozen dataclass, an enum member or a
+    tuple without instance attributes (such as :class:`~yarnspec.impl.resources.Resource`)."""
     if isinstance(value, MUTABLE):
         return True
     if isinstance(value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, enum.Enum)):
         return False
     cls = type(value)
     if not cls.__module__.startswith("yarnspec."):
+        return False
+    if isinstance(value, tuple) and not hasattr(value, "__dict__"):
         return False
     return not (dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen)  # type: ignore[attr-defined]
 
@@ -60,5 +63,8 @@ def test_the_scan_finds_a_module_cache() -> None:
 
     assert mutable({}) and mutable([]) and mutable(weakref.WeakKeyDictionary())
     assert not mutable((1, 2)) and not mutable(frozenset()) and not mutable(types.MappingProxyType({}))
-    Cache.__module__ = "yarnspec.impl.example"
-    assert mutable(Cache())
+    class Pair(tuple[int, int]):
+        pass
+
+    Cache.__module__ = Pair.__module__ = "yarnspec.impl.example"
+    assert mutable(Cache()) and mutable(Pair((1, 2)))

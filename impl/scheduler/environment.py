@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..resources import ZERO
-from .accounting import Edit
+from .accounting import Edit, with_phase, with_state
 from .limits import may_activate
 from .state import NONE, AppPhase, ContainerState, NodeState, SchedulerState
 from .view import View
@@ -130,7 +130,7 @@ def launch(world: World, state: SchedulerState, cid: int) -> SchedulerState:
     """An allocated container starts running."""
     edit = Edit(world, state)
     container = edit.containers[cid]
-    edit.containers[cid] = replace(container, state=ContainerState.RUNNING)
+    edit.containers[cid] = with_state(container, ContainerState.RUNNING)
     return edit.freeze()
 
 
@@ -183,7 +183,7 @@ def finish_app(world: World, state: SchedulerState, app: int) -> SchedulerState:
     _drop_everything(edit, app)
     if was_active:
         edit.change_am_used(app, -1)
-    edit.apps[app] = replace(edit.app(app), phase=AppPhase.FINISHED)
+    edit.apps[app] = with_phase(edit.app(app), AppPhase.FINISHED)
     activate(edit, world.apps[app].queue)
     return edit.freeze()
 
@@ -231,11 +231,13 @@ def end_container(edit: Edit, cid: int) -> None:
 
 def _drop_everything(edit: Edit, app: int) -> None:
     """Kill the app's containers, drop its reservations and withdraw its demand."""
+    live = []
     for container in edit.containers_of_app(app):
         if container.state == ContainerState.RESERVED:
             edit.drop_reservation(container.cid)
         else:
-            edit.end_container(container.cid)
+            live.append(container.cid)
+    edit.end_containers(app, live)
     for request, count in enumerate(edit.app(app).asks):
         if count:
             edit.change_asks(app, request, -count)
@@ -256,6 +258,6 @@ def activate(edit: Edit, leaf: int) -> None:
         am_used = edit.queues[leaf].am_used[info.am_partition]
         active = len(view.active_apps[leaf])
         if may_activate(view, index, am_used, active):
-            edit.apps[index] = replace(edit.app(index), phase=AppPhase.ACTIVE)
+            edit.apps[index] = with_phase(edit.app(index), AppPhase.ACTIVE)
             edit.change_am_used(index, 1)
 

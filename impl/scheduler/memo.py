@@ -13,7 +13,7 @@ computed (``tests/scheduler/test_caches.py`` compares every remembered answer wi
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..cluster import ContainerId, Queue
 from ..preemption.result import RoundResult
@@ -54,7 +54,9 @@ class Memo:
       the same figures);
     * the proposals of each pass, by what the pass reads of a state (:meth:`proposals`);
     * the configured queues per partition resources and the preemption policy's round per
-      monitor inputs (:attr:`configured`, :attr:`rounds`, used by :mod:`.monitor`).
+      monitor inputs (:attr:`configured`, :attr:`rounds`, used by :mod:`.monitor`);
+    * facts of the world alone, computed once (:meth:`world_fact`: e.g. which actions the
+      world's settings let be enabled at all).
     """
 
     def __init__(self, world: World) -> None:
@@ -65,6 +67,7 @@ class Memo:
         self.passes: Table[Hashable, dict[Hashable, tuple[Proposal, ...]]] = Table(MAX_PASS_INPUTS)
         self.configured: Table[Hashable, dict[str, Queue]] = Table(MAX_CONFIGURED)
         self.rounds: Table[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]] = Table(MAX_ROUNDS)
+        self._world_facts: dict[str, Any] = {}
 
     def view(self, state: SchedulerState) -> View:
         """The view of ``state``, shared by everything that reads this state in a row. One
@@ -72,6 +75,14 @@ class Memo:
         if self._view is None or self._view.state is not state:
             self._view = View(self.world, state)
         return self._view
+
+    def world_fact(self, name: str, compute: Callable[[World], V]) -> V:
+        """A fact of the memo's world alone (``compute(world)``), computed on first use and
+        kept under ``name`` for the memo's life."""
+        if name not in self._world_facts:
+            self._world_facts[name] = compute(self.world)
+        found: V = self._world_facts[name]
+        return found
 
     def proposals(
         self,

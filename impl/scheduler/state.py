@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_left
+from operator import attrgetter
 from dataclasses import dataclass, field
 
 from ..cached_hash import UNSET, cached_hash
@@ -195,7 +196,7 @@ class SchedulerState:
     def container(self, cid: int) -> Container | None:
         """The tracked container with this id, or ``None``."""
         containers = self.containers
-        i = bisect_left(containers, cid, key=_cid)
+        i = bisect_left(containers, cid, key=_CID)
         if i < len(containers) and containers[i].cid == cid:
             return containers[i]
         return None
@@ -212,8 +213,8 @@ class SchedulerState:
         return None
 
 
-def _cid(container: Container) -> int:
-    return container.cid
+#: A container's id, as a C-level key for the bisection in :meth:`SchedulerState.container`.
+_CID = attrgetter("cid")
 
 
 def zeros(world: World) -> tuple[Resource, ...]:

@@ -35,7 +35,7 @@ from . import commit, environment, heartbeat, monitor, propose, resort
 from .commit import Commit, describe_proposal, ids_left
 from .environment import AddNode, Ask, Cancel, Complete, FinishApp, Launch, LoseNode, Release, Submit, Tick
 from .heartbeat import Heartbeat
-from .kind import ActionKind, Candidates, Context, StepResult
+from .kind import WORLD_DOMAINS, ActionKind, Candidates, Context, StepResult
 from .monitor import Monitor
 from .propose import ProposeNode, ProposePartition
 from .resort import Resort
@@ -70,6 +70,27 @@ def _groups(table: tuple[ActionKind[Any], ...]) -> tuple[tuple[Candidates, tuple
 
 _GROUPS = _groups(TABLE)
 
+#: One group of the enabled-action listing in one world: its candidates, the kinds the world
+#: lets be enabled, and, where the candidates depend on the world alone, every candidate's
+#: ``(kind, action)`` pairs built in advance (``None``: built per state).
+PlanGroup = tuple[Candidates, tuple[ActionKind[Any], ...], "tuple[tuple[tuple[ActionKind[Any], Action], ...], ...] | None"]
+
+
+def _plan(world: World) -> tuple[PlanGroup, ...]:
+    """The table's groups as ``world`` lists them (see :data:`PlanGroup`): kinds its settings
+    never enable left out, actions over world-only domains built once."""
+    plan: list[PlanGroup] = []
+    for candidates, kinds in _GROUPS:
+        possible = tuple(entry for entry in kinds if entry.possible_in(world))
+        if not possible:
+            continue
+        built = None
+        if candidates in WORLD_DOMAINS:
+            state = initial_state(world)
+            built = tuple(tuple((entry, entry.action(*args)) for entry in possible) for args in candidates(world, state))
+        plan.append((candidates, possible, built))
+    return tuple(plan)
+
 
 def action_kind(action: Action) -> ActionKind[Any]:
     """The table entry of an action."""
@@ -93,12 +114,18 @@ def enabled(world: World, state: SchedulerState, memo: Memo | None = None) -> li
 
 
 def _enabled(context: Context) -> Iterator[Action]:
-    for candidates, kinds in _GROUPS:
-        for args in candidates(context.world, context.state):
-            for entry in kinds:
-                action = entry.action(*args)
-                if entry.guard(context, action):
-                    yield action
+    for candidates, kinds, built in context.memo.world_fact("enabled-plan", _plan):
+        if built is not None:
+            for pairs in built:
+                for entry, action in pairs:
+                    if entry.guard(context, action):
+                        yield action
+        else:
+            for args in candidates(context.world, context.state):
+                for entry in kinds:
+                    action = entry.action(*args)
+                    if entry.guard(context, action):
+                        yield action
 
 
 def apply_action(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:

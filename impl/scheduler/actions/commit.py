@@ -71,7 +71,14 @@ def describe_proposal(world: World, proposal: Proposal) -> str:
 
 
 COMMIT = ActionKind(
-    "commit", Commit, in_flight, _guard, _effect, argument=lambda world, a: describe_proposal(world, a.proposal), fair=True
+    "commit",
+    Commit,
+    in_flight,
+    _guard,
+    _effect,
+    argument=lambda world, a: describe_proposal(world, a.proposal),
+    fair=True,
+    possible=lambda world: world.settings.async_scheduling,
 )
 
 #: The committer's kinds.

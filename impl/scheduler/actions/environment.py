@@ -131,6 +131,7 @@ LOSE_NODE = ActionKind(
     guard=lambda c, a: env.lose_node_enabled(c.world, c.state, a.node),
     effect=lambda c, a: StepResult(env.lose_node(c.world, c.state, a.node)),
     argument=lambda world, a: node_name(world, a.node),
+    possible=lambda world: world.bounds.node_churn,
 )
 
 
@@ -148,6 +149,7 @@ ADD_NODE = ActionKind(
     guard=lambda c, a: env.add_node_enabled(c.world, c.state, a.node),
     effect=lambda c, a: StepResult(env.add_node(c.world, c.state, a.node)),
     argument=lambda world, a: node_name(world, a.node),
+    possible=lambda world: world.bounds.node_churn,
 )
 
 

@@ -54,6 +54,7 @@ HEARTBEAT = ActionKind(
     argument=lambda world, a: node_name(world, a.node),
     fairness=lambda a: f"heartbeat@{a.node}",
     fair=True,
+    possible=lambda world: not world.settings.async_scheduling,
 )
 
 #: The heartbeat's kinds.

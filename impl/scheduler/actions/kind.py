@@ -57,7 +57,10 @@ class ActionKind(Generic[A]):
     candidate's arguments; ``argument``: the text in the label's parentheses (``None``: the
     label is the bare name); ``fairness``: the fairness class of an action (``None``: the
     kind's name); ``fair``: whether progress properties assume the kind weakly fair (the
-    scheduler's own steps and the clock; the rest of the environment may go quiet)."""
+    scheduler's own steps and the clock; the rest of the environment may go quiet);
+    ``possible``: whether a world's settings let the kind ever be enabled (``None``: always),
+    a fact of the world that spares the enabled-action listing guards that always fail (the
+    guard still checks it)."""
 
     name: str
     action: type[A]
@@ -67,6 +70,11 @@ class ActionKind(Generic[A]):
     argument: Callable[[World, A], str] | None = None
     fairness: Callable[[A], str] | None = None
     fair: bool = False
+    possible: Callable[[World], bool] | None = None
+
+    def possible_in(self, world: World) -> bool:
+        """Whether ``world``'s settings let this kind ever be enabled."""
+        return self.possible is None or self.possible(world)
 
     def label(self, world: World, action: A) -> str:
         """A readable text of ``action``, such as ``heartbeat(n1)`` or ``tick``."""
@@ -108,6 +116,11 @@ def per_partition(world: World, state: SchedulerState) -> Iterable[tuple[int]]:
 def once(world: World, state: SchedulerState) -> Iterable[tuple[()]]:
     """One instance per state (the kind has no arguments)."""
     return ((),)
+
+
+#: The candidate domains that depend on the world alone (not on the state): their actions
+#: are built once per world.
+WORLD_DOMAINS: frozenset[Candidates] = frozenset({per_app, per_request, per_node, per_partition, once})
 
 
 # -- argument texts -------------------------------------------------------------------------

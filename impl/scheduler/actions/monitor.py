@@ -21,7 +21,15 @@ def _effect(context: Context, action: Monitor) -> StepResult:
     return StepResult(result.state, ", ".join(f"{name} {len(ids)}" for name, ids in counts if ids))
 
 
-MONITOR = ActionKind("monitor", Monitor, once, guard=lambda c, a: monitor_due(c.world, c.state), effect=_effect, fair=True)
+MONITOR = ActionKind(
+    "monitor",
+    Monitor,
+    once,
+    guard=lambda c, a: monitor_due(c.world, c.state),
+    effect=_effect,
+    fair=True,
+    possible=lambda world: world.settings.preemption is not None,
+)
 
 #: The monitor's kinds.
 KINDS: tuple[ActionKind, ...] = (MONITOR,)

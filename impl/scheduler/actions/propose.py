@@ -66,6 +66,7 @@ PROPOSE_NODE = ActionKind(
     argument=lambda world, a: node_name(world, a.node),
     fairness=lambda a: "propose-node",
     fair=True,
+    possible=lambda world: world.settings.async_scheduling and not world.settings.multi_node,
 )
 
 PROPOSE_PARTITION = ActionKind(
@@ -76,6 +77,7 @@ PROPOSE_PARTITION = ActionKind(
     effect=lambda c, a: _propose(c, _partition_proposals(c, a)),
     argument=lambda world, a: f"partition {world.partitions[a.partition].name!r}",
     fair=True,
+    possible=lambda world: world.settings.async_scheduling and world.settings.multi_node,
 )
 
 #: The scheduling threads' kinds: one per placement (a world uses one of them).

@@ -21,6 +21,7 @@ RESORT = ActionKind(
     guard=lambda c, a: resort_due(c.world, c.state),
     effect=lambda c, a: StepResult(resort(c.world, c.state)),
     fair=True,
+    possible=lambda world: world.settings.multi_node,
 )
 
 #: The sorter's kinds.

@@ -1,0 +1,116 @@
+"""The model step's shortcuts change no result: the enabled-action listing that leaves out kinds
+a world never enables and builds world-only actions once lists exactly what every kind's guard
+enables; an :class:`Edit` that copies on write freezes the very state it was given when nothing
+changed (sharing its tuples); ending an application's containers together gives the state that
+ending them one by one gives."""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+import pytest
+
+from yarnspec.impl.scheduler.accounting import Edit
+from yarnspec.impl.scheduler.actions import TABLE, Context, enabled, start, take
+from yarnspec.impl.scheduler.memo import Memo
+from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
+from yarnspec.impl.scheduler.world import World
+from yarnspec.spec.scenarios import model_for_title
+
+#: Heartbeat and asynchronous, single-node and multi-node worlds, with and without a monitor.
+TITLES = [
+    "async-double-commit/yarn-8127",
+    "big-container-livelock/default",
+    "no-leak/yarn-8127",
+    "reserved-starvation/reserved-pickup",
+]
+
+
+def _states(world: World, limit: int) -> list[SchedulerState]:
+    """The first ``limit`` states of a breadth-first walk of the model."""
+    memo = Memo(world)
+    first = start(world)
+    seen = {first}
+    order = [first]
+    for state in order:
+        if len(order) >= limit:
+            break
+        for action in enabled(world, state, memo):
+            after = take(world, state, action, memo).state
+            if after not in seen:
+                seen.add(after)
+                order.append(after)
+    return order[:limit]
+
+
+def _every_guard(world: World, state: SchedulerState, memo: Memo) -> list[Any]:
+    """The enabled actions by asking every kind's guard of every candidate, in table order."""
+    context = Context(world, state, memo)
+    found = []
+    groups: list[tuple[Any, list[Any]]] = []
+    for entry in TABLE:
+        if groups and groups[-1][0] is entry.candidates:
+            groups[-1][1].append(entry)
+        else:
+            groups.append((entry.candidates, [entry]))
+    for candidates, kinds in groups:
+        for args in candidates(world, state):
+            for entry in kinds:
+                action = entry.action(*args)
+                if entry.guard(context, action):
+                    found.append(action)
+    return found
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_the_listing_equals_every_guard_asked(title: str) -> None:
+    world = model_for_title(title).world
+    memo = Memo(world)
+    states = _states(world, 300)
+    assert len(states) > 50
+    for state in states:
+        assert enabled(world, state, memo) == _every_guard(world, state, Memo(world))
+
+
+def test_a_kind_the_world_never_enables_is_left_out_of_the_listing() -> None:
+    """Not vacuous: the asynchronous world has kinds its settings never enable."""
+    world = model_for_title("async-double-commit/yarn-8127").world
+    never = [entry.name for entry in TABLE if not entry.possible_in(world)]
+    assert "heartbeat" in never and "monitor" in never
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_an_untouched_edit_freezes_the_same_state_sharing_its_tuples(title: str) -> None:
+    world = model_for_title(title).world
+    for state in _states(world, 200):
+        frozen = Edit(world, state).freeze()
+        assert frozen == state
+        assert frozen.containers is state.containers and frozen.proposals is state.proposals
+        assert frozen.marks is state.marks and frozen.killable is state.killable
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_ending_containers_together_equals_one_by_one(title: str) -> None:
+    world = model_for_title(title).world
+    compared = 0
+    for state in _states(world, 400):
+        for app in range(len(world.apps)):
+            live = [c.cid for c in state.containers if c.app == app and c.state != ContainerState.RESERVED]
+            if not live:
+                continue
+            together, one_by_one = Edit(world, state), Edit(world, state)
+            together.end_containers(app, live)
+            for cid in live:
+                one_by_one.end_container(cid)
+            assert together.freeze() == one_by_one.freeze()
+            compared += 1
+    assert compared > 0, "no state had a live container: the test would be vacuous"
+
+
+def test_the_first_states_are_distinct() -> None:
+    """The walk helper itself: distinct states, bounded."""
+    world = model_for_title(TITLES[0]).world
+    states = _states(world, 40)
+    assert len(set(states)) == len(states) == 40
+    assert list(islice(states, 1)) == [start(world)]
