@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from ..cluster import Container
 from ..java_hash_map import hash_map_order
 from ..resources import ZERO, Resource, total
-from ..spark.scala_hash_map import java_string_hash
+from ..java_hash_code import java_string_hash
 from .context import RoundContext, SelectorRun
 from .fifo_intra_queue_plugin import compute_apps_ideal_allocation
 from .result import SelectorResult

@@ -35,30 +35,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator, MutableMapping, MutableSet
 from typing import Generic, Protocol, TypeVar
 
+from ..java_hash_code import INT_MASK, java_string_hash, signed_int
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 #: ``HashMap.defaultInitialCapacity`` and ``defaultLoadFactor`` (the same for ``HashSet``).
 DEFAULT_INITIAL_CAPACITY = 16
 DEFAULT_LOAD_FACTOR = 0.75
-
-_INT_MASK = 0xFFFFFFFF
-
-
-def _signed(value: int) -> int:
-    value &= _INT_MASK
-    return value - (1 << 32) if value & 0x80000000 else value
-
-
-def java_string_hash(text: str) -> int:
-    """Java's ``String.hashCode``: ``s[0]*31^(n-1) + ... + s[n-1]`` over UTF-16 code units,
-    in 32-bit two's complement."""
-    data = text.encode("utf-16-be")
-    h = 0
-    for i in range(0, len(data), 2):
-        h = (31 * h + (data[i] << 8 | data[i + 1])) & _INT_MASK
-    return _signed(h)
-
 
 def scala_hash(key: object) -> int:
     """Scala's ``key.##`` for the key types Spark uses here: strings (executor ids, hosts,
@@ -70,14 +54,14 @@ def scala_hash(key: object) -> int:
         if -(1 << 31) <= key < (1 << 31):
             return key
         unsigned = key & 0xFFFFFFFFFFFFFFFF
-        return _signed(unsigned ^ (unsigned >> 32))
+        return signed_int(unsigned ^ (unsigned >> 32))
     raise TypeError(f"no Scala hash modelled for {type(key).__name__} keys")
 
 
 def improve_hash(original: int) -> int:
     """``HashMap.improveHash``: ``h ^ (h >>> 16)`` on 32 bits, as a signed int."""
-    unsigned = original & _INT_MASK
-    return _signed(unsigned ^ (unsigned >> 16))
+    unsigned = original & INT_MASK
+    return signed_int(unsigned ^ (unsigned >> 16))
 
 
 def table_size_for(capacity: int) -> int:
