@@ -1,8 +1,14 @@
 """Where the partitions of a parallel search run: in this process, or in local processes.
 
 A backend holds ``count`` :class:`~.partition.Partition` objects and calls one method on each
-(:meth:`Backend.call`), all at once, returning the answers in partition order. Ray actors are
-a third backend (:mod:`.ray_backend`).
+(:meth:`Backend.call`), all at once, returning the answers in partition order; and it moves
+each partition's outboxes to their owners (:meth:`Backend.exchange`). Ray actors are a third
+backend (:mod:`.ray_backend`).
+
+Local processes send their outboxes to each other over a pipe between every two of them: the
+coordinator only passes the small per-level summaries. While a worker receives from its peers
+(whichever is ready first), a thread of it sends its own outboxes, so no two workers can wait
+on each other.
 
 Local processes are started with the ``spawn`` method: each is a fresh interpreter that
 imports yarnspec and builds its model from the :class:`~.model_source.ModelSource`. ``fork``
@@ -19,14 +25,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 from .model_source import ModelSource
-from .partition import Partition, SearchOptions
+from .partition import Candidates, Partition, SearchOptions
 
 #: The hash seed of every worker process (any fixed value does).
 HASH_SEED = "0"
@@ -48,6 +55,11 @@ class Backend(Protocol):
         once; the answers in partition order (``None`` for partitions not called)."""
         ...
 
+    def exchange(self) -> list[Candidates]:
+        """Move every partition's outboxes (after ``expand``) to their owners and have each
+        owner ``receive`` them; the answers in partition order."""
+        ...
+
     def close(self, wait: bool = True) -> None:
         """Stop the workers (idempotent); ``wait=False`` stops them at once (Ctrl-C)."""
         ...
@@ -64,11 +76,22 @@ class InlineBackend:
         """Call each partition in turn."""
         return [None if args is None else getattr(p, method)(*args) for p, args in zip(self.partitions, arguments)]
 
+    def exchange(self) -> list[Candidates]:
+        """Hand each outbox to its owner."""
+        sent = [[p.outbox(owner) for owner in range(self.count)] for p in self.partitions]
+        return [p.receive(*(boxes[p.index] for boxes in sent)) for p in self.partitions]
+
     def close(self, wait: bool = True) -> None:
         """Nothing to stop."""
 
 
-def _serve(connection: Connection, index: int, count: int, source: ModelSource, options: SearchOptions) -> None:
+#: The call that makes workers exchange their outboxes with each other.
+EXCHANGE = "exchange"
+
+
+def _serve(
+    connection: Connection, peers: list[Connection | None], index: int, count: int, source: ModelSource, options: SearchOptions
+) -> None:
     """A worker process: build the partition, then answer calls until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -79,7 +102,10 @@ def _serve(connection: Connection, index: int, count: int, source: ModelSource, 
             if message is None:
                 return
             method, args = message
-            connection.send(("ok", getattr(partition, method)(*args)))
+            if method == EXCHANGE:
+                connection.send(("ok", _exchange(partition, peers)))
+            else:
+                connection.send(("ok", getattr(partition, method)(*args)))
     except (EOFError, BrokenPipeError):
         return  # the coordinator is gone
     except BaseException:  # noqa: BLE001 - every failure goes back to the coordinator as text
@@ -87,6 +113,32 @@ def _serve(connection: Connection, index: int, count: int, source: ModelSource, 
             connection.send(("error", traceback.format_exc()))
         except (OSError, EOFError):
             pass
+
+
+def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidates:
+    """Send this worker's outboxes to their owners (from a thread) while receiving the peers'
+    outboxes in whatever order they come, then merge them."""
+    sender = threading.Thread(target=_send_outboxes, args=(partition, peers), daemon=True)
+    sender.start()
+    inboxes = [b""] * len(peers)
+    waiting = {peer: owner for owner, peer in enumerate(peers) if peer is not None}
+    while waiting:
+        for ready in wait(list(waiting)):
+            assert isinstance(ready, Connection)
+            inboxes[waiting.pop(ready)] = ready.recv_bytes()
+    sender.join()
+    return partition.receive(*inboxes)
+
+
+def _send_outboxes(partition: Partition, peers: list[Connection | None]) -> None:
+    """Send each peer its outbox, starting after this partition (so the peers are not all sent
+    to in the same order)."""
+    count = len(peers)
+    for step in range(1, count):
+        owner = (partition.index + step) % count
+        peer = peers[owner]
+        assert peer is not None
+        peer.send_bytes(partition.outbox(owner))
 
 
 @contextmanager
@@ -115,13 +167,18 @@ class ProcessBackend:
         context = multiprocessing.get_context("spawn")
         self._connections: list[Connection] = []
         self._processes: list[Any] = []
+        peers: list[list[Connection | None]] = [[None] * count for _ in range(count)]
+        for low in range(count):
+            for high in range(low + 1, count):
+                peers[low][high], peers[high][low] = context.Pipe()
         try:
             with _starting_workers(HASH_SEED):
                 for index in range(count):
                     mine, theirs = context.Pipe()
                     process = context.Process(
-                        target=_serve, args=(theirs, index, count, source, options), name=f"yarnspec-explore-{index}", daemon=True
-                    )
+                        target=_serve, args=(theirs, peers[index], index, count, source, options),
+                        name=f"yarnspec-explore-{index}", daemon=True,
+                    )  # fmt: skip
                     process.start()
                     theirs.close()
                     self._connections.append(mine)
@@ -131,6 +188,11 @@ class ProcessBackend:
         except BaseException:
             self.close()
             raise
+        finally:
+            for ends in peers:  # the workers hold their own copies
+                for end in ends:
+                    if end is not None:
+                        end.close()
 
     @staticmethod
     def _answer(connection: Connection) -> Any:
@@ -148,6 +210,11 @@ class ProcessBackend:
             if args is not None:
                 connection.send((method, args))
         return [None if args is None else self._answer(c) for c, args in zip(self._connections, arguments)]
+
+    def exchange(self) -> list[Candidates]:
+        """The workers exchange their outboxes among themselves (see the module docstring)."""
+        answers: list[Candidates] = self.call(EXCHANGE, [()] * self.count)
+        return answers
 
     def close(self, wait: bool = True) -> None:
         """Ask every worker to exit (with ``wait``; else terminate it at once), and wait for all."""
