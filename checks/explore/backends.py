@@ -10,14 +10,16 @@ coordinator only passes the small per-level summaries. While a worker receives f
 (whichever is ready first), a thread of it sends its own outboxes, so no two workers can wait
 on each other.
 
-Local processes are started with the ``spawn`` method: each is a fresh interpreter that
-imports yarnspec and builds its model from the :class:`~.model_source.ModelSource`. ``fork``
-would copy the coordinator's memory, including the reference implementation's module-level
-caches keyed by object identity, and forking a process that runs threads is unsafe; spawn
-costs about a second per worker at start and nothing after. Workers ignore SIGINT: Ctrl-C in a
+Local processes are forked where that is safe (Linux, and no other thread running in this
+process: forking a process that runs threads can leave a lock held forever); otherwise they
+are spawned, each a fresh interpreter that imports yarnspec, which costs more than a second of
+CPU per worker. Either way a worker builds its own model from the
+:class:`~.model_source.ModelSource` (the model keeps its caches in itself, and no module keeps
+any, so nothing the coordinator computed is relied on). Workers ignore SIGINT: Ctrl-C in a
 terminal reaches the whole process group, and only the coordinator decides what to do (stop,
-report, shut the workers down). Every worker runs with the same ``PYTHONHASHSEED``
-(:data:`HASH_SEED`), so that Python's ``hash`` of a key is the same in each.
+report, shut the workers down). Forked workers share this process's hash secret; spawned ones
+run with the same ``PYTHONHASHSEED`` (:data:`HASH_SEED`); so Python's ``hash`` of a key is the
+same in each.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import traceback
 from collections.abc import Iterator, Sequence
@@ -141,11 +144,18 @@ def _send_outboxes(partition: Partition, peers: list[Connection | None]) -> None
         peer.send_bytes(partition.outbox(owner))
 
 
+def start_method() -> str:
+    """``fork`` on Linux while this process runs no other thread; ``spawn`` otherwise."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
 @contextmanager
 def _starting_workers(seed: str) -> Iterator[None]:
     """While processes are started: ``PYTHONHASHSEED`` set (spawn copies the environment) and
-    SIGINT ignored, which a new interpreter inherits, so that Ctrl-C during a worker's start
-    (its imports take a while) reaches only the coordinator."""
+    SIGINT ignored, which a new process inherits, so that Ctrl-C during a worker's start
+    reaches only the coordinator."""
     before = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = seed
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -160,11 +170,11 @@ def _starting_workers(seed: str) -> Iterator[None]:
 
 
 class ProcessBackend:
-    """One spawned local process per partition (see the module docstring)."""
+    """One local process per partition (see the module docstring)."""
 
-    def __init__(self, count: int, source: ModelSource, options: SearchOptions) -> None:
+    def __init__(self, count: int, source: ModelSource, options: SearchOptions, method: str | None = None) -> None:
         self.count = count
-        context = multiprocessing.get_context("spawn")
+        context = multiprocessing.get_context(method or start_method())
         self._connections: list[Connection] = []
         self._processes: list[Any] = []
         peers: list[list[Connection | None]] = [[None] * count for _ in range(count)]

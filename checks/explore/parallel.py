@@ -52,7 +52,7 @@ Factory = Callable[[int, ModelSource, SearchOptions], Backend]
 
 
 def local_processes(count: int, source: ModelSource, options: SearchOptions) -> Backend:
-    """Partitions in spawned local processes (one partition in this process)."""
+    """Partitions in local processes (one partition in this process)."""
     if count == 1:
         return InlineBackend(1, source, options)
     return ProcessBackend(count, source, options)
