@@ -174,7 +174,7 @@ class ProcessBackend:
 
     def __init__(self, count: int, source: ModelSource, options: SearchOptions, method: str | None = None) -> None:
         self.count = count
-        context = multiprocessing.get_context(method or start_method())
+        context: Any = multiprocessing.get_context(method or start_method())
         self._connections: list[Connection] = []
         self._processes: list[Any] = []
         peers: list[list[Connection | None]] = [[None] * count for _ in range(count)]
