@@ -130,7 +130,7 @@ def main() -> None:
     busiest = max(workers_cpu)
     balanced = one_cpu / (busiest + coordinator_cpu)
     print(f"  counts agree: {agree}")
-    print(f"  wall-clock speed-up: {speedup:.2f}x (one run each, on a shared machine)")
+    print(f"  wall-clock speed-up: {speedup:.2f}x (of the runs kept, on a shared machine)")
     print(f"  CPU overhead factor f: {overhead:.2f} ({args.workers} workers' CPU / one worker's CPU)")
     print(f"  workers' search CPU: {', '.join(f'{cpu:.1f}' for cpu in workers_cpu)} s; coordinator {coordinator_cpu:.1f} s")
     print(f"  estimated speed-up on {args.workers} idle cores: {estimate:.2f}x ({args.workers} / f), "
