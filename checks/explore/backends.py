@@ -1,17 +1,25 @@
 """Where the partitions of a parallel search run: in this process, or in local processes.
 
 A backend holds ``count`` :class:`~.partition.Partition` objects and calls one method on each
-(:meth:`Backend.call`), all at once, returning the answers in partition order. Ray actors are
-a third backend (:mod:`.ray_backend`).
+(:meth:`Backend.call`), all at once, returning the answers in partition order; and it moves
+each partition's outboxes to their owners (:meth:`Backend.exchange`). Ray actors are a third
+backend (:mod:`.ray_backend`).
 
-Local processes are started with the ``spawn`` method: each is a fresh interpreter that
-imports yarnspec and builds its model from the :class:`~.model_source.ModelSource`. ``fork``
-would copy the coordinator's memory, including the reference implementation's module-level
-caches keyed by object identity, and forking a process that runs threads is unsafe; spawn
-costs about a second per worker at start and nothing after. Workers ignore SIGINT: Ctrl-C in a
+Local processes send their outboxes to each other over a pipe between every two of them: the
+coordinator only passes the small per-level summaries. While a worker receives from its peers
+(whichever is ready first), a thread of it sends its own outboxes, so no two workers can wait
+on each other.
+
+Local processes are forked where that is safe (Linux, and no other thread running in this
+process: forking a process that runs threads can leave a lock held forever); otherwise they
+are spawned, each a fresh interpreter that imports yarnspec, which costs more than a second of
+CPU per worker. Either way a worker builds its own model from the
+:class:`~.model_source.ModelSource` (the model keeps its caches in itself, and no module keeps
+any, so nothing the coordinator computed is relied on). Workers ignore SIGINT: Ctrl-C in a
 terminal reaches the whole process group, and only the coordinator decides what to do (stop,
-report, shut the workers down). Every worker runs with the same ``PYTHONHASHSEED``
-(:data:`HASH_SEED`), so that Python's ``hash`` of a key is the same in each.
+report, shut the workers down). Forked workers share this process's hash secret; spawned ones
+run with the same ``PYTHONHASHSEED`` (:data:`HASH_SEED`); so Python's ``hash`` of a key is the
+same in each.
 """
 
 from __future__ import annotations
@@ -19,14 +27,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
+import threading
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 from .model_source import ModelSource
-from .partition import Partition, SearchOptions
+from .partition import Candidates, Partition, SearchOptions
 
 #: The hash seed of every worker process (any fixed value does).
 HASH_SEED = "0"
@@ -48,6 +58,11 @@ class Backend(Protocol):
         once; the answers in partition order (``None`` for partitions not called)."""
         ...
 
+    def exchange(self) -> list[Candidates]:
+        """Move every partition's outboxes (after ``expand``) to their owners and have each
+        owner ``receive`` them; the answers in partition order."""
+        ...
+
     def close(self, wait: bool = True) -> None:
         """Stop the workers (idempotent); ``wait=False`` stops them at once (Ctrl-C)."""
         ...
@@ -64,11 +79,22 @@ class InlineBackend:
         """Call each partition in turn."""
         return [None if args is None else getattr(p, method)(*args) for p, args in zip(self.partitions, arguments)]
 
+    def exchange(self) -> list[Candidates]:
+        """Hand each outbox to its owner."""
+        sent = [[p.outbox(owner) for owner in range(self.count)] for p in self.partitions]
+        return [p.receive(*(boxes[p.index] for boxes in sent)) for p in self.partitions]
+
     def close(self, wait: bool = True) -> None:
         """Nothing to stop."""
 
 
-def _serve(connection: Connection, index: int, count: int, source: ModelSource, options: SearchOptions) -> None:
+#: The call that makes workers exchange their outboxes with each other.
+EXCHANGE = "exchange"
+
+
+def _serve(
+    connection: Connection, peers: list[Connection | None], index: int, count: int, source: ModelSource, options: SearchOptions
+) -> None:
     """A worker process: build the partition, then answer calls until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -79,7 +105,10 @@ def _serve(connection: Connection, index: int, count: int, source: ModelSource, 
             if message is None:
                 return
             method, args = message
-            connection.send(("ok", getattr(partition, method)(*args)))
+            if method == EXCHANGE:
+                connection.send(("ok", _exchange(partition, peers)))
+            else:
+                connection.send(("ok", getattr(partition, method)(*args)))
     except (EOFError, BrokenPipeError):
         return  # the coordinator is gone
     except BaseException:  # noqa: BLE001 - every failure goes back to the coordinator as text
@@ -89,11 +118,44 @@ def _serve(connection: Connection, index: int, count: int, source: ModelSource, 
             pass
 
 
+def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidates:
+    """Send this worker's outboxes to their owners (from a thread) while receiving the peers'
+    outboxes in whatever order they come, then merge them."""
+    sender = threading.Thread(target=_send_outboxes, args=(partition, peers), daemon=True)
+    sender.start()
+    inboxes = [b""] * len(peers)
+    waiting = {peer: owner for owner, peer in enumerate(peers) if peer is not None}
+    while waiting:
+        for ready in wait(list(waiting)):
+            assert isinstance(ready, Connection)
+            inboxes[waiting.pop(ready)] = ready.recv_bytes()
+    sender.join()
+    return partition.receive(*inboxes)
+
+
+def _send_outboxes(partition: Partition, peers: list[Connection | None]) -> None:
+    """Send each peer its outbox, starting after this partition (so the peers are not all sent
+    to in the same order)."""
+    count = len(peers)
+    for step in range(1, count):
+        owner = (partition.index + step) % count
+        peer = peers[owner]
+        assert peer is not None
+        peer.send_bytes(partition.outbox(owner))
+
+
+def start_method() -> str:
+    """``fork`` on Linux while this process runs no other thread; ``spawn`` otherwise."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
 @contextmanager
 def _starting_workers(seed: str) -> Iterator[None]:
     """While processes are started: ``PYTHONHASHSEED`` set (spawn copies the environment) and
-    SIGINT ignored, which a new interpreter inherits, so that Ctrl-C during a worker's start
-    (its imports take a while) reaches only the coordinator."""
+    SIGINT ignored, which a new process inherits, so that Ctrl-C during a worker's start
+    reaches only the coordinator."""
     before = os.environ.get("PYTHONHASHSEED")
     os.environ["PYTHONHASHSEED"] = seed
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -108,20 +170,25 @@ def _starting_workers(seed: str) -> Iterator[None]:
 
 
 class ProcessBackend:
-    """One spawned local process per partition (see the module docstring)."""
+    """One local process per partition (see the module docstring)."""
 
-    def __init__(self, count: int, source: ModelSource, options: SearchOptions) -> None:
+    def __init__(self, count: int, source: ModelSource, options: SearchOptions, method: str | None = None) -> None:
         self.count = count
-        context = multiprocessing.get_context("spawn")
+        context: Any = multiprocessing.get_context(method or start_method())
         self._connections: list[Connection] = []
         self._processes: list[Any] = []
+        peers: list[list[Connection | None]] = [[None] * count for _ in range(count)]
+        for low in range(count):
+            for high in range(low + 1, count):
+                peers[low][high], peers[high][low] = context.Pipe()
         try:
             with _starting_workers(HASH_SEED):
                 for index in range(count):
                     mine, theirs = context.Pipe()
                     process = context.Process(
-                        target=_serve, args=(theirs, index, count, source, options), name=f"yarnspec-explore-{index}", daemon=True
-                    )
+                        target=_serve, args=(theirs, peers[index], index, count, source, options),
+                        name=f"yarnspec-explore-{index}", daemon=True,
+                    )  # fmt: skip
                     process.start()
                     theirs.close()
                     self._connections.append(mine)
@@ -131,6 +198,11 @@ class ProcessBackend:
         except BaseException:
             self.close()
             raise
+        finally:
+            for ends in peers:  # the workers hold their own copies
+                for end in ends:
+                    if end is not None:
+                        end.close()
 
     @staticmethod
     def _answer(connection: Connection) -> Any:
@@ -148,6 +220,11 @@ class ProcessBackend:
             if args is not None:
                 connection.send((method, args))
         return [None if args is None else self._answer(c) for c, args in zip(self._connections, arguments)]
+
+    def exchange(self) -> list[Candidates]:
+        """The workers exchange their outboxes among themselves (see the module docstring)."""
+        answers: list[Candidates] = self.call(EXCHANGE, [()] * self.count)
+        return answers
 
     def close(self, wait: bool = True) -> None:
         """Ask every worker to exit (with ``wait``; else terminate it at once), and wait for all."""

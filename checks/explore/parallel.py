@@ -4,8 +4,8 @@
 :func:`yarnspec.checks.explore.explore`, with the visited set split over partitions
 (:mod:`.partition`) that run in this process, in local processes (:mod:`.backends`) or on Ray
 (:mod:`.ray_backend`). The search is level-synchronous: every partition expands its part of
-one level, the successors go to their owners, and the coordinator decides where the level
-ends. It reproduces the one-worker search exactly: the same distinct states, transitions,
+one level, the successors go straight to their owners, and the coordinator, which sees only
+small per-level summaries, decides where the level ends. It reproduces the one-worker search exactly: the same distinct states, transitions,
 depth and verdict, and the same shortest counterexample, for any number of partitions.
 
 Where the one-worker search stops inside a level (a violation, a deadlock, a state bound), the
@@ -52,7 +52,7 @@ Factory = Callable[[int, ModelSource, SearchOptions], Backend]
 
 
 def local_processes(count: int, source: ModelSource, options: SearchOptions) -> Backend:
-    """Partitions in spawned local processes (one partition in this process)."""
+    """Partitions in local processes (one partition in this process)."""
     if count == 1:
         return InlineBackend(1, source, options)
     return ProcessBackend(count, source, options)
@@ -290,9 +290,7 @@ class _Coordinator:
             run.truncated = run.timed_out = True
             self.saver.save_if_due(force=True)  # the partitions are still at the level's start
             return False
-        count = self.pool.count
-        inboxes = [tuple(expansions[sender].outboxes[owner] for sender in range(count)) for owner in range(count)]
-        found: list[Candidates] = self.pool.call("receive", [(box,) for box in inboxes])
+        found = self.pool.exchange()
         total = sum(c.new for c in found)
         cut: Tag | None = None
         if total > room:

@@ -7,10 +7,15 @@ coordinator (:mod:`.parallel`), in a local process, a Ray actor or the coordinat
 process:
 
 1. :meth:`Partition.expand` takes the successors of the frontier states it owns and sorts them
-   into one outbox per owner, dropping successors it owns and has seen;
-2. :meth:`Partition.receive` merges what every partition sent it, keeps the keys not seen yet
+   into one outbox per owner, dropping successors it owns and has seen, and successors it
+   has sent their owner before (the owner has seen those: they were stored at the level they
+   were sent, unless a bound ended the run there);
+2. the backend moves each outbox (:meth:`Partition.outbox`) straight to its owner, never
+   through the coordinator; the outboxes are compact: each channel between two partitions
+   sends a record once and then only its number (:class:`~.wire.ChannelEncoder`);
+3. :meth:`Partition.receive` merges what every partition sent it, keeps the keys not seen yet
    and, for each, the first discovery in breadth-first order, then checks the invariants;
-3. :meth:`Partition.commit` stores the new states up to the coordinator's cut (a state bound),
+4. :meth:`Partition.commit` stores the new states up to the coordinator's cut (a state bound),
    which become the next frontier.
 
 Ties are broken as one worker breaks them: a state's *rank* orders the frontier as the
@@ -39,7 +44,7 @@ from .bfs import _keys_bytes
 from .coverage import Coverage
 from .fingerprint import KeyEncoder, fingerprint
 from .model_source import ModelSource
-from .wire import dumps, loads
+from .wire import ChannelDecoder, ChannelEncoder, dumps, loads
 
 #: Routing by Python's ``hash`` of the key (every worker runs with the same ``PYTHONHASHSEED``).
 ROUTE_BY_HASH = "hash"
@@ -65,11 +70,10 @@ class SearchOptions:
 
 @dataclass(frozen=True)
 class Expansion:
-    """What :meth:`Partition.expand` reports: the outboxes (pickled, one per partition, empty
-    for itself), the transitions, the longest successor list, the first deadlocked state
+    """What :meth:`Partition.expand` reports to the coordinator (the outboxes stay with the
+    partition): the transitions, the longest successor list, the first deadlocked state
     ``(rank, local index)`` and whether the deadline stopped it."""
 
-    outboxes: list[bytes]
     transitions: int
     longest: int
     deadlock: tuple[int, int] | None
@@ -102,6 +106,10 @@ class Partition:
         self.coverage = Coverage.of(self.model) if options.coverage else None
         self._expanded: list[tuple[int, int]] = []  # (rank, successors) of this level's parents
         self._own_box: dict[Hashable, tuple[Any, ...]] = {}
+        self._outboxes: list[bytes] = [b""] * count
+        self._sent: set[Hashable] = set()  # keys sent to other partitions (they have seen them)
+        self._encoders = [ChannelEncoder() for _ in range(count)]  # one per receiving partition
+        self._decoders = [ChannelDecoder() for _ in range(count)]  # one per sending partition
         self._new: list[tuple[Tag, Hashable, tuple[Any, ...]]] = []
         self._level_coverage: Coverage | None = None  # this level's counts, kept at commit
         self._cpu_started = time.process_time()
@@ -164,7 +172,7 @@ class Partition:
         successors, model = self.model.successors, self.model
         coverage = self._level_coverage = None if self.coverage is None else Coverage(self.coverage.kinds)
         boxes: list[dict[Hashable, tuple[Any, ...]]] = [{} for _ in range(self.count)]
-        own, seen, me = boxes[self.index], self.seen, self.index
+        own, seen, sent, me = boxes[self.index], self.seen, self._sent, self.index
         send_states = self._canonical is not None or self.options.fingerprints
         transitions = longest = 0
         deadlock = None
@@ -183,25 +191,32 @@ class Partition:
                 deadlock = (rank, index)
             for position, (_action, target) in enumerate(listed):
                 key, owner = self.key(target)
-                if owner == me and key in seen:
-                    continue
-                box = boxes[owner]
-                if key not in box:
-                    box[key] = (rank, position, me, index, target if send_states else None)
+                if owner == me:
+                    if key not in seen and key not in own:
+                        own[key] = (rank, position, me, index, target if send_states else None)
+                elif key not in sent:
+                    sent.add(key)
+                    boxes[owner][key] = (rank, position, me, index, target if send_states else None)
             if deadline is not None and not done % 64 and time.time() > deadline:
-                return Expansion([b""] * self.count, transitions, longest, deadlock, True)
+                return Expansion(transitions, longest, deadlock, True)
         self._own_box = own
-        outboxes = [
-            b"" if owner == me else dumps(list(box.items())) for owner, box in enumerate(boxes)
+        self._outboxes = [
+            b"" if owner == me else self._encoders[owner].encode(list(box.items())) for owner, box in enumerate(boxes)
         ]
-        return Expansion(outboxes, transitions, longest, deadlock, False)
+        return Expansion(transitions, longest, deadlock, False)
 
-    def receive(self, inboxes: Sequence[bytes]) -> Candidates:
-        """Merge the outboxes addressed to this partition (see the module docstring)."""
+    def outbox(self, owner: int) -> bytes:
+        """This level's outbox for partition ``owner`` (once, after :meth:`expand`)."""
+        data, self._outboxes[owner] = self._outboxes[owner], b""
+        return data
+
+    def receive(self, *inboxes: bytes) -> Candidates:
+        """Merge the outboxes addressed to this partition, one from each partition in order
+        (its own is ignored; see the module docstring)."""
         best: dict[Hashable, tuple[Any, ...]] = {}
         seen = self.seen
         for sender, data in enumerate(inboxes):
-            records = self._own_box.items() if sender == self.index else loads(data) if data else ()
+            records = self._own_box.items() if sender == self.index else self._decoders[sender].decode(data)
             for key, record in records:
                 if key in seen:
                     continue

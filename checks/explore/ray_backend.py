@@ -1,8 +1,9 @@
 """The partitions of a parallel search as Ray actors (``yarnspec explore --ray [ADDRESS]``).
 
 Each partition is one actor (:class:`~.partition.Partition` made remote), so Ray places them
-on the cluster's processes and machines and carries their outboxes; the coordinator runs in
-this process and calls every actor once per step, as with local processes. With no address
+on the cluster's processes and machines and carries their outboxes from actor to actor
+through its object store; the coordinator runs in this process, calls every actor once per
+step, as with local processes, and holds only references to the outboxes. With no address
 ``ray.init()`` starts a local Ray instance; ``auto`` joins the cluster this machine belongs to
 (``ray start --head`` on it); ``ray://host:10001`` connects through Ray Client. Every actor
 runs with the same ``PYTHONHASHSEED`` (a runtime environment variable) so Python's ``hash``
@@ -22,7 +23,7 @@ from yarnspec.impl.errors import InputError
 
 from .backends import HASH_SEED
 from .model_source import ModelSource
-from .partition import Partition, SearchOptions
+from .partition import Candidates, Partition, SearchOptions
 
 #: The address meaning "start a local Ray instance".
 LOCAL = "local"
@@ -59,6 +60,15 @@ class RayBackend:
         pending = {i: getattr(actor, method).remote(*args) for i, (actor, args) in enumerate(zip(self._actors, arguments)) if args is not None}
         answers = dict(zip(pending, self._ray.get(list(pending.values()))))
         return [answers.get(i) for i in range(self.count)]
+
+    def exchange(self) -> list[Candidates]:
+        """Each actor's outboxes go to their owners through Ray's object store: the
+        coordinator holds only references to them."""
+        count = self.count
+        boxes = [[actor.outbox.remote(owner) for owner in range(count)] for actor in self._actors]
+        pending = [actor.receive.remote(*(boxes[sender][owner] for sender in range(count))) for owner, actor in enumerate(self._actors)]
+        answers: list[Candidates] = self._ray.get(pending)
+        return answers
 
     def close(self, wait: bool = True) -> None:
         """Kill the actors; shut Ray down if this backend started it."""

@@ -13,6 +13,9 @@ import time
 import pytest
 
 from yarnspec.checks.cli import main
+from yarnspec.checks.explore.backends import ProcessBackend
+from yarnspec.checks.explore.model_source import ModelSource
+from yarnspec.checks.explore.parallel import explore_partitioned
 
 ADC = ["explore", "async-double-commit", "--variant", "yarn-8127", "--max-states", "800", "--json"]
 
@@ -100,13 +103,18 @@ def test_the_time_limit_stops_the_workers_with_a_partial_result(capsys: pytest.C
     assert "stopped at the time limit of 4 s" in out and "(bounded)" in out
 
 
-def test_states_whose_hash_differs_between_processes_are_routed_by_fingerprint(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_states_whose_hash_differs_between_processes_are_routed_by_fingerprint(method: str) -> None:
     """Without symmetry the key is the scheduler state, which holds ``None`` (apps not yet
-    submitted): its hash differs between processes, the workers notice and route by fingerprint."""
-    arguments = ["explore", "async-double-commit", "--variant", "pre-8127", "--no-symmetry", "--max-states", "150", "--json"]
-    assert main(arguments) == 1  # bounded, while a violation is expected
-    one = json.loads(capsys.readouterr().out)
-    assert main([*arguments, "--workers", "2"]) == 1
-    two = json.loads(capsys.readouterr().out)
-    assert (two["distinct_states"], two["transitions"], two["depth"]) == (one["distinct_states"], one["transitions"], one["depth"])
-    assert any("routed by their 64-bit fingerprint" in note for note in two["notes"])
+    submitted): its hash is its address, which differs between spawned processes, and the
+    workers notice and route by fingerprint; forked workers share the address and route by hash."""
+    source = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"})
+    one = explore_partitioned(source, max_states=150, show_progress=False)
+    two = explore_partitioned(
+        source, workers=2, backend=lambda count, src, options: ProcessBackend(count, src, options, method),
+        max_states=150, show_progress=False,
+    )  # fmt: skip
+    assert (two.stats.distinct_states, two.stats.transitions, two.stats.depth) == (one.stats.distinct_states, one.stats.transitions, one.stats.depth)
+    assert one.verdict.status == two.verdict.status == "bounded"
+    routed = any("routed by their 64-bit fingerprint" in note for note in two.notes)
+    assert routed == (method == "spawn")
