@@ -291,7 +291,8 @@ def _world(conf: Mapping[str, str], nodes: list[NodeSpec], apps: list[AppSpec], 
     try:
         return build_world(configuration_from_properties(dict(conf)), [PartitionSpec("")], nodes, apps, bounds=bounds)
     except InputError as exc:
-        raise CaseFormatError(exc.place or "conf", exc.fault) from None
+        place = child("conf", exc.place) if exc.place.startswith("yarn.") else exc.place or "conf"
+        raise CaseFormatError(place, exc.fault) from None
     except NotModelled as exc:
         raise Unsupported(str(exc)) from None
 
