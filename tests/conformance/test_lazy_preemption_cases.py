@@ -151,3 +151,28 @@ def test_the_check_table_has_the_family_row() -> None:
 
     names = [suite.name for suite in builtin_suites()]
     assert "conformance/hadoop-lazy-preemption (shipped)" in names
+
+
+# --- the published schema ----------------------------------------------------------------------
+
+
+def _schema() -> Any:
+    from yarnspec.checks.json_schema import schema_text
+    from yarnspec.spec.json_schema import schema_validator
+
+    return schema_validator(schema_text("mockrm-case"))
+
+
+def test_the_shipped_cases_follow_the_schema_and_it_names_every_operation() -> None:
+    from yarnspec.checks.conformance.mock_rm import _OPS
+
+    validator = _schema()
+    for method in METHODS:
+        assert list(validator.iter_errors(_case(method))) == [], method
+    schema = json.loads((Path(runner.__file__).parent.parent / "schemas" / "mockrm-case.schema.json").read_text())
+    assert schema["$defs"]["step"]["properties"]["op"]["enum"] == list(_OPS)
+
+
+@pytest.mark.parametrize("edit", ["unknown op", "no nodes", "memory as text", "empty expect"])
+def test_the_schema_refuses_what_the_runner_finds_malformed(edit: str) -> None:
+    assert list(_schema().iter_errors(_edit(edit)))
