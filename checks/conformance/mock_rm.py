@@ -84,14 +84,6 @@ MONITORING_INTERVAL = "yarn.resourcemanager.monitor.capacity.preemption.monitori
 DEFAULT_INTERVAL_MS = 3000
 
 
-@dataclass(frozen=True)
-class Case:
-    """A checked case: its world, its steps and the largest ``ask`` (the model's bound)."""
-
-    world: World
-    steps: tuple[Mapping[str, Any], ...]
-
-
 def run_case(case: Mapping[str, Any]) -> list[str]:
     """Replay the case; raise :class:`ExpectationMismatch` at the first difference, or
     :class:`Unsupported` when it needs what the model does not have."""
@@ -269,9 +261,8 @@ def _check_references(steps: Sequence[Mapping[str, Any]], apps: Mapping[str, int
             known(node, nodes, "node", child(place, "node" if "node" in step else "nodes"))
         if step["op"] == "remember_killable":
             remembered.add(step["as"])
-        for key in ("live_containers",):
-            for app in step.get(key, {}):
-                known(app, apps, "application", child(child(place, key), app))
+        for app in step.get("live_containers", {}):
+            known(app, apps, "application", child(child(place, "live_containers"), app))
         for node in step.get("unallocated_mb", {}):
             known(node, nodes, "node", child(child(place, "unallocated_mb"), node))
         for item in step.get("killable", []):
@@ -308,7 +299,6 @@ class _Replay:
     state: SchedulerState = field(init=False)
     preempted: dict[int, int] = field(default_factory=dict)
     remembered: dict[str, frozenset[int]] = field(default_factory=dict)
-    marks_after_round: int = 0
 
     def __post_init__(self) -> None:
         self.state = start(self.world)
