@@ -249,6 +249,7 @@ def builtin_suites() -> list[Suite]:
         _conformance_suite("spark-locality"),
         _conformance_suite("hadoop-preemption", shipped=True),
         _conformance_suite("hadoop-preemption-fair-share", shipped=True),
+        _conformance_suite("hadoop-lazy-preemption", shipped=True),
         _property_suite("properties/preemption-round", _preemption_properties),
         _property_suite("properties/scheduler-model", _scheduler_invariants),
         *(_scenario_suite(name) for name in SCENARIOS),

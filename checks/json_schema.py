@@ -22,7 +22,7 @@ from yarnspec.spec.json_schema import json_place, schema_validator, validate_doc
 __all__ = ["SCHEMAS", "schema_text", "json_place", "validate", "read_json_file", "MAX_JSON_BYTES"]
 
 #: Each shipped schema and the package it ships in.
-_PACKAGES = {"snapshot": "yarnspec.checks", "rm-rest-snapshot": "yarnspec.checks", "world": "yarnspec.spec"}
+_PACKAGES = {"snapshot": "yarnspec.checks", "rm-rest-snapshot": "yarnspec.checks", "world": "yarnspec.spec", "mockrm-case": "yarnspec.checks"}
 SCHEMAS = tuple(_PACKAGES)
 
 

@@ -35,6 +35,7 @@ FAMILY_MODULES: dict[tuple[str, str], str] = {
     ("notation", "mockframework"): f"{_PKG}.hadoop",
     ("notation", "unit"): f"{_PKG}.hadoop",
     ("notation", "superior"): f"{_PKG}.superior_case",
+    ("notation", "mockrm"): f"{_PKG}.mock_rm",
     ("kind", "placement"): f"{_PKG}.spark_placement",
     ("kind", "allocator"): f"{_PKG}.spark_allocator",
     ("kind", "taskset"): f"{_PKG}.spark_taskset",
