@@ -78,11 +78,13 @@ class PolicyVariant:
     #: container rule and marked when taken. Off: a reservation is dropped (its size counted,
     #: an event sent) but never marked.
     reserved_containers_marked: bool = True
-    #: ``FifoCandidatesSelector.selectCandidates`` (node-label preemption, YARN-2498):
-    #: containers running on a partition they did not ask for are taken first.
+    #: ``FifoCandidatesSelector.selectCandidates`` (node-label preemption, YARN-2498, which
+    #: added ``LeafQueue.getIgnoreExclusivityRMContainers``): containers running on a partition
+    #: they did not ask for are taken first.
     ignore_exclusivity_pass: bool = True
-    #: ``FifoCandidatesSelector`` through the leaf's ordering policy (application priorities,
-    #: YARN-1963): victims are applications by priority, then newest. Off: newest first.
+    #: ``FifoCandidatesSelector`` through the leaf's ordering policy (application priorities:
+    #: YARN-2003's priority in ``FifoComparator``, part of YARN-1963): victims are applications
+    #: by priority, then newest. Off: newest first.
     application_priorities: bool = True
     #: ``ProportionalCapacityPreemptionPolicy.preemptOrkillSelectedContainerAfterWait``: a
     #: container is marked once and made killable when ``mark + wait <= now``. Off: the mark
