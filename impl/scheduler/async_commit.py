@@ -61,8 +61,9 @@ def needs_new_id(proposal: Proposal) -> bool:
     return proposal.kind == ProposalKind.RESERVE or (proposal.kind == ProposalKind.ALLOCATE and proposal.from_reserved == NONE)
 
 
-def accept(world: World, state: SchedulerState, proposal: Proposal) -> str | None:
-    """``None`` if the proposal may be applied to ``state``, else why it is rejected."""
+def accept(world: World, state: SchedulerState, proposal: Proposal, view: View | None = None) -> str | None:
+    """``None`` if the proposal may be applied to ``state``, else why it is rejected
+    (``view``: the view of ``state``, when the caller has one)."""
     app = state.apps[proposal.app]
     if app is None or app.phase != AppPhase.ACTIVE:
         return "the application is no longer running"
@@ -85,7 +86,7 @@ def accept(world: World, state: SchedulerState, proposal: Proposal) -> str | Non
             return reason
     if kind == ProposalKind.ALLOCATE and proposal.from_reserved != NONE:
         return None  # Hadoop does not check limits for an allocation from a reservation
-    return _limits_check(View(world, state), proposal)
+    return _limits_check(View(world, state) if view is None else view, proposal)
 
 
 def _allocation_check(world: World, state: SchedulerState, proposal: Proposal) -> str | None:
@@ -143,9 +144,12 @@ def _limits_check(view: View, proposal: Proposal) -> str | None:
     return None
 
 
-def apply(world: World, state: SchedulerState, proposal: Proposal) -> SchedulerState:
-    """Apply an accepted proposal (``FiCaSchedulerApp.apply`` and ``LeafQueue.apply``)."""
+def apply(world: World, state: SchedulerState, proposal: Proposal, in_flight: bool = False) -> SchedulerState:
+    """Apply an accepted proposal (``FiCaSchedulerApp.apply`` and ``LeafQueue.apply``),
+    taking it from the proposals in flight if ``in_flight``."""
     edit = Edit(world, state)
+    if in_flight:
+        edit.proposals.remove(proposal)
     kind = proposal.kind
     if kind == ProposalKind.UNRESERVE:
         edit.drop_reservation(proposal.from_reserved)
@@ -170,10 +174,18 @@ def apply(world: World, state: SchedulerState, proposal: Proposal) -> SchedulerS
     return edit.freeze()
 
 
-def commit(world: World, state: SchedulerState, proposal: Proposal) -> CommitResult:
-    """Accept and apply, or reject, one proposal (not necessarily in flight: the heartbeat
-    step commits its own proposal at once)."""
-    reason = accept(world, state, proposal)
-    if reason is not None:
+def commit(world: World, state: SchedulerState, proposal: Proposal, view: View | None = None, in_flight: bool = False) -> CommitResult:
+    """Accept and apply, or reject, one proposal: the committer's, taken from the proposals
+    in flight (``in_flight``), or the heartbeat step's own, committed at once. Either way the
+    checks read ``state`` as it is (they read no proposal in flight, so the queue with the
+    proposal still in it answers as the queue without), which lets the committer's steps from
+    one state share its ``view``; the proposal leaves the queue in the same edit that applies
+    it."""
+    reason = accept(world, state, proposal, view)
+    if reason is None:
+        return CommitResult(apply(world, state, proposal, in_flight), True)
+    if not in_flight:
         return CommitResult(state, False, reason)
-    return CommitResult(apply(world, state, proposal), True)
+    edit = Edit(world, state)
+    edit.proposals.remove(proposal)
+    return CommitResult(edit.freeze(), False, reason)

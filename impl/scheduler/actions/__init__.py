@@ -16,14 +16,16 @@ candidates, guard, effect, label and fairness class), defined in the file of its
 * :mod:`.monitor`: ``monitor`` (the preemption monitor, every monitoring interval).
 
 :func:`enabled` lists the enabled actions of a state in the table's order; :func:`take`
-applies one and :func:`apply_action` checks first that it is enabled. Each takes the model's
-:class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when none is given: correct, only
-slower).
+applies one (with a note of what happened) and :func:`apply_action` checks first that it is
+enabled. :func:`steps` is the explorer's way: every enabled action with its table entry and
+the state it leads to, the guards and steps of one state sharing one
+:class:`~.kind.Context`, each step called straight from its entry, no note made. Each takes
+the model's :class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when none is given:
+correct, only slower).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import MappingProxyType
 from typing import Any
 
@@ -76,12 +78,13 @@ _GROUPS = _groups(TABLE)
 PlanGroup = tuple[Candidates, tuple[ActionKind[Any], ...], "tuple[tuple[tuple[ActionKind[Any], Action], ...], ...] | None"]
 
 
-def _plan(world: World) -> tuple[PlanGroup, ...]:
+def _plan(world: World, leave_out: frozenset[str] = frozenset()) -> tuple[PlanGroup, ...]:
     """The table's groups as ``world`` lists them (see :data:`PlanGroup`): kinds its settings
-    never enable left out, actions over world-only domains built once."""
+    never enable and kinds named in ``leave_out`` left out, actions over world-only domains
+    built once."""
     plan: list[PlanGroup] = []
     for candidates, kinds in _GROUPS:
-        possible = tuple(entry for entry in kinds if entry.possible_in(world))
+        possible = tuple(entry for entry in kinds if entry.possible_in(world) and entry.name not in leave_out)
         if not possible:
             continue
         built = None
@@ -108,24 +111,43 @@ def start(world: World) -> SchedulerState:
     return initial_order(world, initial_state(world))
 
 
-def enabled(world: World, state: SchedulerState, memo: Memo | None = None) -> list[Action]:
-    """The enabled actions of ``state``, in table order (environment first)."""
-    return list(_enabled(Context(world, state, memo_for(world, memo))))
+def enabled(world: World, state: SchedulerState, memo: Memo | None = None, leave_out: frozenset[str] = frozenset()) -> list[Action]:
+    """The enabled actions of ``state``, in table order (environment first), but none of the
+    kinds named in ``leave_out``."""
+    return [action for _, action in _enabled(Context(world, state, memo_for(world, memo)), leave_out)]
 
 
-def _enabled(context: Context) -> Iterator[Action]:
-    for candidates, kinds, built in context.memo.world_fact("enabled-plan", _plan):
+def steps(
+    world: World, state: SchedulerState, memo: Memo | None = None, leave_out: frozenset[str] = frozenset()
+) -> list[tuple[ActionKind[Any], Action, SchedulerState]]:
+    """Every action :func:`enabled` lists, with its table entry and the state it leads to:
+    the explorer's successors (the same steps :func:`take` takes, without their notes)."""
+    context = Context(world, state, memo_for(world, memo))
+    return [(entry, action, entry.step(context, action)) for entry, action in _enabled(context, leave_out)]
+
+
+def _enabled(context: Context, leave_out: frozenset[str]) -> list[tuple[ActionKind[Any], Action]]:
+    """The enabled actions of the context's state with their table entries, in table order."""
+    plan = context.memo.world_fact(_PLAN + ",".join(sorted(leave_out)), lambda world: _plan(world, leave_out))
+    found: list[tuple[ActionKind[Any], Action]] = []
+    add = found.append
+    for candidates, kinds, built in plan:
         if built is not None:
             for pairs in built:
-                for entry, action in pairs:
-                    if entry.guard(context, action):
-                        yield action
+                for pair in pairs:
+                    if pair[0].guard(context, pair[1]):
+                        add(pair)
         else:
             for args in candidates(context.world, context.state):
                 for entry in kinds:
                     action = entry.action(*args)
                     if entry.guard(context, action):
-                        yield action
+                        add((entry, action))
+    return found
+
+
+#: The memo's name of the listing plan (:func:`_plan`), followed by the kinds left out.
+_PLAN = "enabled-plan:"
 
 
 def apply_action(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:
@@ -149,8 +171,7 @@ def step(world: World, state: SchedulerState, action: Action, memo: Memo | None 
 
 def successors(world: World, state: SchedulerState, memo: Memo | None = None) -> list[tuple[Action, SchedulerState]]:
     """Every enabled action with the state it leads to, in :func:`enabled` order."""
-    memo = memo_for(world, memo)
-    return [(action, take(world, state, action, memo).state) for action in enabled(world, state, memo)]
+    return [(action, after) for _, action, after in steps(world, state, memo)]
 
 
 def label(world: World, action: Action) -> str:
@@ -184,5 +205,5 @@ __all__ = [
     "FinishApp", "Heartbeat", "Launch", "LoseNode", "Monitor", "ProposeNode",
     "ProposePartition", "Release", "Resort", "StepResult", "Submit", "Tick", "action_class", "action_kind",
     "apply_action", "describe_proposal", "enabled", "fair_classes", "ids_left", "kind", "label", "start", "step",
-    "successors", "take",
+    "steps", "successors", "take",
 ]  # fmt: skip
