@@ -74,7 +74,8 @@ _GROUPS = _groups(TABLE)
 
 #: One group of the enabled-action listing in one world: its candidates, the kinds the world
 #: lets be enabled, and, where the candidates depend on the world alone, every candidate's
-#: ``(kind, action)`` pairs built in advance (``None``: built per state).
+#: ``(kind, action)`` pairs built in advance (``None``: built on first use of a candidate and
+#: remembered in the memo's :attr:`~yarnspec.impl.scheduler.memo.Memo.actions`).
 PlanGroup = tuple[Candidates, tuple[ActionKind[Any], ...], "tuple[tuple[tuple[ActionKind[Any], Action], ...], ...] | None"]
 
 
@@ -138,11 +139,11 @@ def _enabled(context: Context, leave_out: frozenset[str]) -> list[tuple[ActionKi
                     if pair[0].guard(context, pair[1]):
                         add(pair)
         else:
+            actions = context.memo.actions
             for args in candidates(context.world, context.state):
-                for entry in kinds:
-                    action = entry.action(*args)
-                    if entry.guard(context, action):
-                        add((entry, action))
+                for pair in actions.get((candidates, args), lambda: tuple((entry, entry.action(*args)) for entry in kinds)):
+                    if pair[0].guard(context, pair[1]):
+                        add(pair)
     return found
 
 

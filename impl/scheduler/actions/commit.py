@@ -43,9 +43,9 @@ def _guard(context: Context, action: Commit) -> bool:
 
 
 def _commit(context: Context, action: Commit) -> CommitResult:
-    """The proposal leaves the queue and is committed or rejected (checked with the view of
-    the state it is taken from, shared by every commit from that state)."""
-    return commit(context.world, context.state, action.proposal, context.memo.view(context.state), in_flight=True)
+    """The proposal leaves the queue and is committed or rejected, checked against the state it
+    is taken from (the limits check remembered in the model's memo)."""
+    return commit(context.world, context.state, action.proposal, context.memo, in_flight=True)
 
 
 def commit_note(result: CommitResult, proposal: Proposal) -> StepResult:

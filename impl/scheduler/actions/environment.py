@@ -1,8 +1,8 @@
 """The environment's actions: what users, application masters, node managers and time do.
 
-Each kind is its action class and its table entry, guard first, then step. The guards are
-here (they read the state through the :class:`~.kind.Context`, which works out once per state
-the container of an id and whether an application's AM runs); the steps are
+Each kind is its action class, its guard and its table entry (guard, then step). The guards
+are here (they read the state through the :class:`~.kind.Context`, which works out once per
+state the container of an id and whether an application's AM runs); the steps are
 :mod:`yarnspec.impl.scheduler.environment`'s (which says what each does and where Hadoop does
 it).
 """
@@ -14,53 +14,6 @@ from dataclasses import dataclass
 from .. import environment as env
 from ..state import ContainerState
 from .kind import ActionKind, Context, app_name, node_name, once, per_app, per_container, per_node, per_request
-
-# -- guards ---------------------------------------------------------------------------------
-
-
-def _ask_enabled(context: Context, app: int, request: int) -> bool:
-    """A running AM may ask for one more container of a request (not the AM request, which
-    is the RM's) up to the world's bound."""
-    if not context.am_running(app):
-        return False
-    app_state = context.state.apps[app]
-    return app_state is not None and app_state.asks[request] < context.world.bounds.max_ask
-
-
-def _cancel_enabled(context: Context, app: int, request: int) -> bool:
-    """A running AM may withdraw a container of a request it asked for."""
-    if not context.am_running(app):
-        return False
-    app_state = context.state.apps[app]
-    return app_state is not None and app_state.asks[request] > 0
-
-
-def _launch_enabled(context: Context, cid: int) -> bool:
-    """The container is allocated and not yet running."""
-    container = context.container(cid)
-    return container is not None and container.state == ContainerState.ALLOCATED
-
-
-def _complete_enabled(context: Context, cid: int) -> bool:
-    """A running container other than an AM may finish by itself."""
-    container = context.container(cid)
-    return container is not None and container.state == ContainerState.RUNNING and not container.is_am
-
-
-def _release_enabled(context: Context, cid: int) -> bool:
-    """A running AM may release any of its other live containers."""
-    container = context.container(cid)
-    return container is not None and container.live and not container.is_am and context.am_running(container.app)
-
-
-def _finish_app_enabled(context: Context, app: int) -> bool:
-    """A submitted application that has not finished may finish (or be killed)."""
-    app_state = context.state.apps[app]
-    return app_state is not None and app_state.live
-
-
-# -- kinds ----------------------------------------------------------------------------------
-
 
 @dataclass(frozen=True, slots=True)
 class Submit:
@@ -87,11 +40,20 @@ class Ask:
     request: int
 
 
+def _ask_enabled(context: Context, action: Ask) -> bool:
+    """A running AM may ask for one more container of a request (not the AM request, which
+    is the RM's) up to the world's bound."""
+    if not context.am_running(action.app):
+        return False
+    app = context.state.apps[action.app]
+    return app is not None and app.asks[action.request] < context.world.bounds.max_ask
+
+
 ASK = ActionKind(
     "ask",
     Ask,
     per_request,
-    guard=lambda c, a: _ask_enabled(c, a.app, a.request),
+    guard=_ask_enabled,
     step=lambda c, a: env.change_ask(c.world, c.state, a.app, a.request, 1),
     argument=lambda world, a: f"{app_name(world, a.app)}, r{a.request}",
 )
@@ -105,11 +67,19 @@ class Cancel:
     request: int
 
 
+def _cancel_enabled(context: Context, action: Cancel) -> bool:
+    """A running AM may withdraw a container of a request it asked for."""
+    if not context.am_running(action.app):
+        return False
+    app = context.state.apps[action.app]
+    return app is not None and app.asks[action.request] > 0
+
+
 CANCEL = ActionKind(
     "cancel",
     Cancel,
     per_request,
-    guard=lambda c, a: _cancel_enabled(c, a.app, a.request),
+    guard=_cancel_enabled,
     step=lambda c, a: env.change_ask(c.world, c.state, a.app, a.request, -1),
     argument=lambda world, a: f"{app_name(world, a.app)}, r{a.request}",
 )
@@ -122,11 +92,17 @@ class Launch:
     container: int
 
 
+def _launch_enabled(context: Context, action: Launch) -> bool:
+    """The container is allocated and not yet running."""
+    container = context.container(action.container)
+    return container is not None and container.state == ContainerState.ALLOCATED
+
+
 LAUNCH = ActionKind(
     "launch",
     Launch,
     per_container,
-    guard=lambda c, a: _launch_enabled(c, a.container),
+    guard=_launch_enabled,
     step=lambda c, a: env.launch(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
 )
@@ -139,11 +115,17 @@ class Complete:
     container: int
 
 
+def _complete_enabled(context: Context, action: Complete) -> bool:
+    """A running container other than an AM may finish by itself."""
+    container = context.container(action.container)
+    return container is not None and container.state == ContainerState.RUNNING and not container.is_am
+
+
 COMPLETE = ActionKind(
     "complete",
     Complete,
     per_container,
-    guard=lambda c, a: _complete_enabled(c, a.container),
+    guard=_complete_enabled,
     step=lambda c, a: env.complete(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
 )
@@ -156,11 +138,17 @@ class Release:
     container: int
 
 
+def _release_enabled(context: Context, action: Release) -> bool:
+    """A running AM may release any of its other live containers."""
+    container = context.container(action.container)
+    return container is not None and container.live and not container.is_am and context.am_running(container.app)
+
+
 RELEASE = ActionKind(
     "release",
     Release,
     per_container,
-    guard=lambda c, a: _release_enabled(c, a.container),
+    guard=_release_enabled,
     step=lambda c, a: env.release(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
 )
@@ -209,11 +197,17 @@ class FinishApp:
     app: int
 
 
+def _finish_app_enabled(context: Context, action: FinishApp) -> bool:
+    """A submitted application that has not finished may finish (or be killed)."""
+    app = context.state.apps[action.app]
+    return app is not None and app.live
+
+
 FINISH_APP = ActionKind(
     "finish-app",
     FinishApp,
     per_app,
-    guard=lambda c, a: _finish_app_enabled(c, a.app),
+    guard=_finish_app_enabled,
     step=lambda c, a: env.finish_app(c.world, c.state, a.app),
     argument=lambda world, a: app_name(world, a.app),
 )

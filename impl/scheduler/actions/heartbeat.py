@@ -42,7 +42,7 @@ def _guard(context: Context, action: Heartbeat) -> bool:
 def _commit(context: Context, action: Heartbeat) -> tuple[CommitResult, Proposal]:
     """The pass's proposal, committed (or rejected) at once."""
     (proposal,) = _proposals(context, action)
-    return commit(context.world, context.state, proposal, context.memo.view(context.state)), proposal
+    return commit(context.world, context.state, proposal, context.memo), proposal
 
 
 HEARTBEAT = ActionKind(
