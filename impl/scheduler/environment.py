@@ -182,19 +182,24 @@ def _drop_everything(edit: Edit, app: int) -> None:
 
 def activate(edit: Edit, leaf: int) -> None:
     """``activateApplications``: pending applications of the leaf, in submission order, become
-    active while their AM fits under the AM limit (the first one always)."""
+    active while their AM fits under the AM limit (the first one always). Each is tested
+    against the state as it is then; a view of it is made again only after an activation
+    changed it (an application left pending changes nothing the next one reads)."""
     world = edit.world
     pending = sorted(
         (app.seq, index)
         for index, app in enumerate(edit.apps)
         if app is not None and app.phase == AppPhase.PENDING and world.apps[index].queue == leaf
     )
+    view: View | None = None
     for _, index in pending:
-        view = View(world, edit.freeze())
+        if view is None:  # the state as it is now: unchanged until an application is activated
+            view = View(world, edit.freeze())
         info = world.apps[index]
         am_used = edit.queues[leaf].am_used[info.am_partition]
         active = len(view.active_apps[leaf])
         if may_activate(view, index, am_used, active):
             edit.apps[index] = with_phase(edit.app(index), AppPhase.ACTIVE)
             edit.change_am_used(index, 1)
+            view = None
 
