@@ -19,7 +19,8 @@ The worlds themselves are world files (:mod:`yarnspec.spec.world_file`): the sce
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, steps
@@ -41,10 +42,10 @@ MONITOR = "yarn.resourcemanager.scheduler.monitor.enable"
 PREEMPTION = "yarn.resourcemanager.monitor.capacity.preemption."
 
 
-class ModelState(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ModelState:
     """A scheduler state and the step invariants broken by the step that reached it
-    (``(name, message)`` pairs; empty unless the model is wrong). A named tuple: the explorer
-    makes one per transition and hashes and compares it in C."""
+    (``(name, message)`` pairs; empty unless the model is wrong)."""
 
     scheduler: SchedulerState
     broken: tuple[tuple[str, str], ...] = ()
