@@ -28,7 +28,7 @@ V = TypeVar("V")
 MAX_PASS_INPUTS = 50_000
 MAX_ROUNDS = 20_000
 MAX_CONFIGURED = 1_000
-MAX_ACTIONS = 10_000
+MAX_ACTIONS = 10_000  # per candidate domain of the enabled-action listing
 MAX_LIMIT_CHECKS = 20_000
 
 
@@ -60,10 +60,8 @@ class Memo:
     * the configured queues per partition resources and the preemption policy's round per
       monitor inputs (:attr:`configured`, :attr:`rounds`, used by :mod:`.monitor`);
     * facts of the world alone, computed once (:meth:`world_fact`: e.g. which actions the
-      world's settings let be enabled at all);
-    * the candidate actions of a state-dependent domain (a container id, a proposal in flight)
-      by domain and candidate (:attr:`actions`, used by the enabled-action listing): states
-      share them, so each is built once rather than per state.
+      world's settings let be enabled at all, with a table per state-dependent domain of the
+      actions built for each candidate: a container id, a proposal in flight).
     """
 
     def __init__(self, world: World) -> None:
@@ -76,7 +74,6 @@ class Memo:
         self.rounds: Table[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]] = Table(MAX_ROUNDS)
         self._world_facts: dict[str, Any] = {}
         self.limit_checks: Table[Hashable, str] = Table(MAX_LIMIT_CHECKS)
-        self.actions: Table[Hashable, tuple[tuple[Any, Any], ...]] = Table(MAX_ACTIONS)
 
     def view(self, state: SchedulerState) -> View:
         """The view of ``state``, shared by everything that reads this state in a row. One

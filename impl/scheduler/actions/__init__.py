@@ -29,7 +29,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from ..memo import Memo, memo_for
+from ..memo import MAX_ACTIONS, Memo, Table, memo_for
 from ..node_sorting import initial_order
 from ..state import SchedulerState, initial_state
 from ..world import World
@@ -72,26 +72,32 @@ def _groups(table: tuple[ActionKind[Any], ...]) -> tuple[tuple[Candidates, tuple
 
 _GROUPS = _groups(TABLE)
 
+#: A candidate's ``(kind, action)`` pairs, one per kind of its group.
+Pairs = tuple[tuple[ActionKind[Any], "Action"], ...]
+
 #: One group of the enabled-action listing in one world: its candidates, the kinds the world
-#: lets be enabled, and, where the candidates depend on the world alone, every candidate's
-#: ``(kind, action)`` pairs built in advance (``None``: built on first use of a candidate and
-#: remembered in the memo's :attr:`~yarnspec.impl.scheduler.memo.Memo.actions`).
-PlanGroup = tuple[Candidates, tuple[ActionKind[Any], ...], "tuple[tuple[tuple[ActionKind[Any], Action], ...], ...] | None"]
+#: lets be enabled, and every candidate's pairs: built in advance where the candidates depend
+#: on the world alone (a tuple), else built on a candidate's first use and remembered (a
+#: bounded :class:`~yarnspec.impl.scheduler.memo.Table` by the candidate's arguments: a
+#: container id, a proposal in flight), so states share them.
+PlanGroup = tuple[Candidates, tuple[ActionKind[Any], ...], "tuple[Pairs, ...] | Table[tuple[Any, ...], Pairs]"]
 
 
 def _plan(world: World, leave_out: frozenset[str] = frozenset()) -> tuple[PlanGroup, ...]:
     """The table's groups as ``world`` lists them (see :data:`PlanGroup`): kinds its settings
     never enable and kinds named in ``leave_out`` left out, actions over world-only domains
-    built once."""
+    built once. The plan is a fact of the world kept in the model's memo, its tables with it."""
     plan: list[PlanGroup] = []
     for candidates, kinds in _GROUPS:
         possible = tuple(entry for entry in kinds if entry.possible_in(world) and entry.name not in leave_out)
         if not possible:
             continue
-        built = None
+        built: tuple[Pairs, ...] | Table[tuple[Any, ...], Pairs]
         if candidates in WORLD_DOMAINS:
             state = initial_state(world)
             built = tuple(tuple((entry, entry.action(*args)) for entry in possible) for args in candidates(world, state))
+        else:
+            built = Table(MAX_ACTIONS)
         plan.append((candidates, possible, built))
     return tuple(plan)
 
@@ -133,15 +139,14 @@ def _enabled(context: Context, leave_out: frozenset[str]) -> list[tuple[ActionKi
     found: list[tuple[ActionKind[Any], Action]] = []
     add = found.append
     for candidates, kinds, built in plan:
-        if built is not None:
+        if isinstance(built, tuple):
             for pairs in built:
                 for pair in pairs:
                     if pair[0].guard(context, pair[1]):
                         add(pair)
         else:
-            actions = context.memo.actions
             for args in candidates(context.world, context.state):
-                for pair in actions.get((candidates, args), lambda: tuple((entry, entry.action(*args)) for entry in kinds)):
+                for pair in built.get(args, lambda: tuple((entry, entry.action(*args)) for entry in kinds)):
                     if pair[0].guard(context, pair[1]):
                         add(pair)
     return found
