@@ -2,7 +2,7 @@
 
 Every source of nondeterminism is an action, so the explorer can enumerate them and Hypothesis
 can draw them. Each kind of action is one :class:`~.kind.ActionKind` (its name, action class,
-candidates, guard, effect, label and fairness class), defined in the file of its family:
+candidates, guard, step, label and fairness class), defined in the file of its family:
 
 * :mod:`.environment`: ``submit``, ``ask``, ``cancel``, ``launch``, ``complete``,
   ``release``, ``lose-node``, ``add-node``, ``finish-app``, ``tick``;
@@ -166,7 +166,7 @@ def apply_action(world: World, state: SchedulerState, action: Action, memo: Memo
 
 def take(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:
     """The effect of an action the caller took from :func:`enabled` for this very state
-    (no second check: walkers and the explorer already know it is enabled)."""
+    (no second check: walkers already know it is enabled), with its note."""
     return action_kind(action).effect(Context(world, state, memo_for(world, memo)), action)
 
 
