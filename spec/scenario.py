@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.scheduler.actions import Action, kind
-from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_catalogue import INVARIANTS, PropertyCatalogue
 from yarnspec.spec.scheduler_invariants import Invariant
@@ -180,7 +178,3 @@ class ScenarioModel(SchedulerModel):
     def initial_states(self) -> list[ModelState]:
         """The state the setup leads to."""
         return [self._initial]
-
-    def actions(self, state: SchedulerState) -> list[Action]:
-        """The scheduler model's actions, without the quiet environment kinds."""
-        return [action for action in super().actions(state) if kind(action) not in self.quiet]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, take
+from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, steps
 from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, renumber_containers
 from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
@@ -83,15 +83,17 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         self._step_invariants = _by_kind((*STEP_INVARIANTS, *(i for i in self._extra_invariants if i.is_step)))
         #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
         self.memo = Memo(world)
+        #: Action kinds the model never takes (its environment keeps quiet; none here).
+        self.quiet: frozenset[str] = frozenset()
 
     def initial_states(self) -> list[ModelState]:
         """One initial state: nothing submitted, the clock at 0."""
         return [ModelState(start(self.world))]
 
     def actions(self, state: SchedulerState) -> list[Action]:
-        """The actions the model takes from ``state``: every enabled one (a subclass may
-        leave some out)."""
-        return enabled(self.world, state, self.memo)
+        """The actions the model takes from ``state``: every enabled one but those of the
+        :attr:`quiet` kinds."""
+        return enabled(self.world, state, self.memo, self.quiet)
 
     def successors(self, state: ModelState) -> list[tuple[Action, ModelState]]:
         """Every action of :meth:`actions` with the state it leads to, step invariants checked
@@ -101,10 +103,9 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         endless = world.bounds.endless
         by_kind = self._step_invariants
         out = []
-        for action in self.actions(before):
-            after = take(world, before, action, self.memo).state
+        for entry, action, after in steps(world, before, self.memo, self.quiet):
             broken: tuple[tuple[str, str], ...] = ()
-            checks = by_kind.get(kind(action))
+            checks = by_kind.get(entry.name)
             if checks:
                 step = Step(world, after, before, action)
                 broken = tuple((inv.name, message) for inv in checks if (message := inv.predicate(step)) is not None)

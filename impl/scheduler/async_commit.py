@@ -33,13 +33,15 @@ containers (:mod:`.lazy_kills`).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
-from ..resources import ZERO
+from ..resources import ZERO, Resource
 from .accounting import Edit
 from .killable import kill_gone, kill_resource
 from .lazy_kills import enforce_parent_maximum, kill_for_allocation
 from .limits import queue_max_down, user_limit
+from .memo import Memo
 from .scheduling_mode import SchedulingMode
 from .state import NONE, AppPhase, ContainerState, Proposal, ProposalKind, SchedulerState
 from .view import View
@@ -61,8 +63,9 @@ def needs_new_id(proposal: Proposal) -> bool:
     return proposal.kind == ProposalKind.RESERVE or (proposal.kind == ProposalKind.ALLOCATE and proposal.from_reserved == NONE)
 
 
-def accept(world: World, state: SchedulerState, proposal: Proposal) -> str | None:
-    """``None`` if the proposal may be applied to ``state``, else why it is rejected."""
+def accept(world: World, state: SchedulerState, proposal: Proposal, memo: Memo | None = None) -> str | None:
+    """``None`` if the proposal may be applied to ``state``, else why it is rejected (the
+    limits check remembered in ``memo``, when the caller keeps one)."""
     app = state.apps[proposal.app]
     if app is None or app.phase != AppPhase.ACTIVE:
         return "the application is no longer running"
@@ -85,7 +88,11 @@ def accept(world: World, state: SchedulerState, proposal: Proposal) -> str | Non
             return reason
     if kind == ProposalKind.ALLOCATE and proposal.from_reserved != NONE:
         return None  # Hadoop does not check limits for an allocation from a reservation
-    return _limits_check(View(world, state), proposal)
+    if memo is None:
+        return _limits_check(View(world, state), proposal)
+    view = memo.view(state)
+    # "" stands for "accepted" in the table, whose missing entries are None.
+    return memo.limit_checks.get(limits_inputs(view, proposal), lambda: _limits_check(view, proposal) or "") or None
 
 
 def _allocation_check(world: World, state: SchedulerState, proposal: Proposal) -> str | None:
@@ -119,16 +126,35 @@ def _allocation_check(world: World, state: SchedulerState, proposal: Proposal) -
     return None
 
 
+def _released(state: SchedulerState, proposal: Proposal) -> Resource:
+    """``getTotalReleasedResource``: what the proposal's kills and released reservation free."""
+    released = kill_resource(state, proposal.kill)
+    if proposal.release != NONE:
+        container = state.container(proposal.release)
+        released = released + (container.resource if container is not None else ZERO)
+    return released
+
+
+def limits_inputs(view: View, proposal: Proposal) -> Hashable:
+    """Everything of a state :func:`_limits_check` reads for ``proposal``: the partitions'
+    resources (hence every queue's guarantee and maximum), the users' and queues' figures, the
+    leaf's users with applications and its active users (the user limit divides among them),
+    and what the proposal releases. Two states with equal inputs get the same answer."""
+    leaf = view.world.apps[proposal.app].queue
+    state = view.state
+    return (
+        proposal, view.partition_resource, state.users, state.queues, view.users_with_apps[leaf], view.active_users[leaf],
+        _released(state, proposal),
+    )  # fmt: skip
+
+
 def _limits_check(view: View, proposal: Proposal) -> str | None:
     """``LeafQueue.accept`` and ``AbstractCSQueue.accept`` up to root."""
     world, state, calc = view.world, view.state, view.calc
     info = world.apps[proposal.app]
     capability = info.requests[proposal.request].capability
     partition = world.node_partition[proposal.node]
-    released = kill_resource(state, proposal.kill)
-    if proposal.release != NONE:
-        container = state.container(proposal.release)
-        released = released + (container.resource if container is not None else ZERO)
+    released = _released(state, proposal)
     limit = user_limit(view, info.queue, partition, SchedulingMode.of(proposal.ignore_exclusivity))
     if calc.greater(view.cluster, state.users[info.user].used[partition] - released, limit):
         return f"user {world.users[info.user][1]} is over its limit {limit}"
@@ -143,9 +169,12 @@ def _limits_check(view: View, proposal: Proposal) -> str | None:
     return None
 
 
-def apply(world: World, state: SchedulerState, proposal: Proposal) -> SchedulerState:
-    """Apply an accepted proposal (``FiCaSchedulerApp.apply`` and ``LeafQueue.apply``)."""
+def apply(world: World, state: SchedulerState, proposal: Proposal, in_flight: bool = False) -> SchedulerState:
+    """Apply an accepted proposal (``FiCaSchedulerApp.apply`` and ``LeafQueue.apply``),
+    taking it from the proposals in flight if ``in_flight``."""
     edit = Edit(world, state)
+    if in_flight:
+        edit.proposals.remove(proposal)
     kind = proposal.kind
     if kind == ProposalKind.UNRESERVE:
         edit.drop_reservation(proposal.from_reserved)
@@ -170,10 +199,18 @@ def apply(world: World, state: SchedulerState, proposal: Proposal) -> SchedulerS
     return edit.freeze()
 
 
-def commit(world: World, state: SchedulerState, proposal: Proposal) -> CommitResult:
-    """Accept and apply, or reject, one proposal (not necessarily in flight: the heartbeat
-    step commits its own proposal at once)."""
-    reason = accept(world, state, proposal)
-    if reason is not None:
+def commit(world: World, state: SchedulerState, proposal: Proposal, memo: Memo | None = None, in_flight: bool = False) -> CommitResult:
+    """Accept and apply, or reject, one proposal: the committer's, taken from the proposals
+    in flight (``in_flight``), or the heartbeat step's own, committed at once. Either way the
+    checks read ``state`` as it is (they read no proposal in flight, so the queue with the
+    proposal still in it answers as the queue without), which lets the committer's steps from
+    one state share its view in ``memo``; the proposal leaves the queue in the same edit that
+    applies it."""
+    reason = accept(world, state, proposal, memo)
+    if reason is None:
+        return CommitResult(apply(world, state, proposal, in_flight), True)
+    if not in_flight:
         return CommitResult(state, False, reason)
-    return CommitResult(apply(world, state, proposal), True)
+    edit = Edit(world, state)
+    edit.proposals.remove(proposal)
+    return CommitResult(edit.freeze(), False, reason)

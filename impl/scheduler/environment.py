@@ -1,6 +1,7 @@
 """Environment actions: what users, application masters, node managers and time do.
 
-Each action has a guard (``*_enabled``) and an effect returning the new state:
+Each action's effect returns the new state (its guard is in the action table,
+:mod:`yarnspec.impl.scheduler.actions.environment`):
 
 * ``submit``: an application is submitted; it asks for its AM and is activated if its AM fits
   under the queue's AM limit (``LeafQueue.activateApplications``).
@@ -35,71 +36,7 @@ from .view import View
 from .settings import time_horizon
 from .world import World
 
-# -- guards ---------------------------------------------------------------------------------
-
-
-def submit_enabled(world: World, state: SchedulerState, app: int) -> bool:
-    """The application slot has not been submitted yet."""
-    return state.apps[app] is None
-
-
-def _am_running(state: SchedulerState, app: int) -> bool:
-    app_state = state.apps[app]
-    if app_state is None or app_state.phase != AppPhase.ACTIVE or app_state.am_container == NONE:
-        return False
-    am = state.container(app_state.am_container)
-    return am is not None and am.state == ContainerState.RUNNING
-
-
-def change_ask_enabled(world: World, state: SchedulerState, app: int, request: int, delta: int) -> bool:
-    """A running AM may ask for one more container of a request (up to the world's bound) or
-    withdraw one it asked for; the AM request itself is the RM's."""
-    if request == 0 or not _am_running(state, app):
-        return False
-    app_state = state.apps[app]
-    assert app_state is not None
-    count = app_state.asks[request]
-    return count < world.bounds.max_ask if delta > 0 else count > 0
-
-
-def launch_enabled(world: World, state: SchedulerState, cid: int) -> bool:
-    """The container is allocated and not yet running."""
-    container = state.container(cid)
-    return container is not None and container.state == ContainerState.ALLOCATED
-
-
-def complete_enabled(world: World, state: SchedulerState, cid: int) -> bool:
-    """A running container other than an AM may finish by itself."""
-    container = state.container(cid)
-    return container is not None and container.state == ContainerState.RUNNING and not container.is_am
-
-
-def release_enabled(world: World, state: SchedulerState, cid: int) -> bool:
-    """A running AM may release any of its other live containers."""
-    container = state.container(cid)
-    return container is not None and container.live and not container.is_am and _am_running(state, container.app)
-
-
-def lose_node_enabled(world: World, state: SchedulerState, node: int) -> bool:
-    """A registered node may be lost (if the world lets nodes churn)."""
-    return world.bounds.node_churn and state.nodes[node].live
-
-
-def add_node_enabled(world: World, state: SchedulerState, node: int) -> bool:
-    """A node slot that is not registered may join (if the world lets nodes churn)."""
-    return world.bounds.node_churn and not state.nodes[node].live
-
-
-def finish_app_enabled(world: World, state: SchedulerState, app: int) -> bool:
-    """A submitted application that has not finished may finish (or be killed)."""
-    app_state = state.apps[app]
-    return app_state is not None and app_state.live
-
-
-def tick_enabled(world: World, state: SchedulerState) -> bool:
-    """Time may always pass (so no state is a deadlock); at the world's bound the clock no
-    longer moves and a tick changes nothing (a stuttering step)."""
-    return True
+# -- the clock ------------------------------------------------------------------------------
 
 
 def clock_stopped(world: World, state: SchedulerState) -> bool:
@@ -245,19 +182,24 @@ def _drop_everything(edit: Edit, app: int) -> None:
 
 def activate(edit: Edit, leaf: int) -> None:
     """``activateApplications``: pending applications of the leaf, in submission order, become
-    active while their AM fits under the AM limit (the first one always)."""
+    active while their AM fits under the AM limit (the first one always). Each is tested
+    against the state as it is then; a view of it is made again only after an activation
+    changed it (an application left pending changes nothing the next one reads)."""
     world = edit.world
     pending = sorted(
         (app.seq, index)
         for index, app in enumerate(edit.apps)
         if app is not None and app.phase == AppPhase.PENDING and world.apps[index].queue == leaf
     )
+    view: View | None = None
     for _, index in pending:
-        view = View(world, edit.freeze())
+        if view is None:  # the state as it is now: unchanged until an application is activated
+            view = View(world, edit.freeze())
         info = world.apps[index]
         am_used = edit.queues[leaf].am_used[info.am_partition]
         active = len(view.active_apps[leaf])
         if may_activate(view, index, am_used, active):
             edit.apps[index] = with_phase(edit.app(index), AppPhase.ACTIVE)
             edit.change_am_used(index, 1)
+            view = None
 

@@ -28,6 +28,8 @@ V = TypeVar("V")
 MAX_PASS_INPUTS = 50_000
 MAX_ROUNDS = 20_000
 MAX_CONFIGURED = 1_000
+MAX_ACTIONS = 10_000  # per candidate domain of the enabled-action listing
+MAX_LIMIT_CHECKS = 20_000
 
 
 class Table(Generic[K, V]):
@@ -53,10 +55,13 @@ class Memo:
     * the view of the state last asked about (:meth:`view`: every pass over one state reads
       the same figures);
     * the proposals of each pass, by what the pass reads of a state (:meth:`proposals`);
+    * the commit's limits check per what it reads (:attr:`limit_checks`, used by
+      :mod:`.async_commit`: why a proposal is rejected, ``""`` if it is not);
     * the configured queues per partition resources and the preemption policy's round per
       monitor inputs (:attr:`configured`, :attr:`rounds`, used by :mod:`.monitor`);
     * facts of the world alone, computed once (:meth:`world_fact`: e.g. which actions the
-      world's settings let be enabled at all).
+      world's settings let be enabled at all, with a table per state-dependent domain of the
+      actions built for each candidate: a container id, a proposal in flight).
     """
 
     def __init__(self, world: World) -> None:
@@ -68,6 +73,7 @@ class Memo:
         self.configured: Table[Hashable, dict[str, Queue]] = Table(MAX_CONFIGURED)
         self.rounds: Table[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]] = Table(MAX_ROUNDS)
         self._world_facts: dict[str, Any] = {}
+        self.limit_checks: Table[Hashable, str] = Table(MAX_LIMIT_CHECKS)
 
     def view(self, state: SchedulerState) -> View:
         """The view of ``state``, shared by everything that reads this state in a row. One

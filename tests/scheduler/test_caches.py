@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import yarnspec.impl.scheduler.allocate as allocate
+import yarnspec.impl.scheduler.async_commit as async_commit
 import yarnspec.impl.scheduler.monitor as monitor
 from yarnspec.impl.scheduler.actions import Heartbeat, ProposePartition
 from yarnspec.impl.scheduler.memo import Memo
@@ -93,3 +94,24 @@ def test_a_memo_refuses_another_worlds_state() -> None:
     one, other = two_queue_world(), seed002_world()
     with pytest.raises(ValueError, match="another world"):
         enabled(other, start(other), Memo(one))
+
+
+@pytest.mark.parametrize("name, variant, bounds", RUNS, ids=[f"{n}/{v}" for n, v, _ in RUNS])
+def test_every_remembered_limits_check_equals_a_fresh_one(
+    name: str, variant: str, bounds: ExploreBounds, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commit's limits check, remembered by :func:`async_commit.limits_inputs`, answers as a
+    check on a fresh view of the state would."""
+    cached = async_commit.accept
+    calls: list[int] = []
+
+    def checked(world: Any, state: Any, proposal: Any, memo: Any = None) -> Any:
+        assert memo is not None, "the model's commit steps must use the model's memo"
+        got = cached(world, state, proposal, memo)
+        assert got == cached(world, state, proposal), proposal
+        calls.append(1)
+        return got
+
+    monkeypatch.setattr(async_commit, "accept", checked)
+    _explore(name, variant, bounds)
+    assert calls, "the exploration committed nothing: the comparison would be vacuous"

@@ -2,7 +2,7 @@
 a world never enables and builds world-only actions once lists exactly what every kind's guard
 enables; an :class:`Edit` that copies on write freezes the very state it was given when nothing
 changed (sharing its tuples); ending an application's containers together gives the state that
-ending them one by one gives."""
+ending them one by one gives; the explorer's steps lead where the noted steps lead."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from yarnspec.impl.scheduler.accounting import Edit
-from yarnspec.impl.scheduler.actions import TABLE, Context, enabled, start, take
+from yarnspec.impl.scheduler.actions import TABLE, Context, action_kind, enabled, kind, start, steps, take
 from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
@@ -114,3 +114,30 @@ def test_the_first_states_are_distinct() -> None:
     states = _states(world, 40)
     assert len(set(states)) == len(states) == 40
     assert list(islice(states, 1)) == [start(world)]
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_the_explorers_steps_equal_the_noted_steps(title: str) -> None:
+    """``steps`` (one context per state, each kind's step called from the table, no note)
+    leads where ``take`` (the noted step, a fresh context per action) leads, action by action."""
+    world = model_for_title(title).world
+    memo = Memo(world)
+    compared = 0
+    for state in _states(world, 300):
+        listed = steps(world, state, memo)
+        assert [action for _, action, _ in listed] == enabled(world, state, Memo(world))
+        for entry, action, after in listed:
+            assert entry is action_kind(action)
+            assert after == take(world, state, action, Memo(world)).state
+            compared += 1
+    assert compared > 300
+
+
+def test_kinds_left_out_are_not_listed_and_the_rest_keep_their_order() -> None:
+    world = model_for_title(TITLES[0]).world
+    quiet = frozenset({"release", "finish-app"})
+    memo = Memo(world)
+    for state in _states(world, 200):
+        everything = enabled(world, state, memo)
+        assert enabled(world, state, memo, quiet) == [a for a in everything if kind(a) not in quiet]
+        assert [a for _, a, _ in steps(world, state, memo, quiet)] == enabled(world, state, memo, quiet)

@@ -2,7 +2,7 @@
 
 Every source of nondeterminism is an action, so the explorer can enumerate them and Hypothesis
 can draw them. Each kind of action is one :class:`~.kind.ActionKind` (its name, action class,
-candidates, guard, effect, label and fairness class), defined in the file of its family:
+candidates, guard, step, label and fairness class), defined in the file of its family:
 
 * :mod:`.environment`: ``submit``, ``ask``, ``cancel``, ``launch``, ``complete``,
   ``release``, ``lose-node``, ``add-node``, ``finish-app``, ``tick``;
@@ -16,18 +16,20 @@ candidates, guard, effect, label and fairness class), defined in the file of its
 * :mod:`.monitor`: ``monitor`` (the preemption monitor, every monitoring interval).
 
 :func:`enabled` lists the enabled actions of a state in the table's order; :func:`take`
-applies one and :func:`apply_action` checks first that it is enabled. Each takes the model's
-:class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when none is given: correct, only
-slower).
+applies one (with a note of what happened) and :func:`apply_action` checks first that it is
+enabled. :func:`steps` is the explorer's way: every enabled action with its table entry and
+the state it leads to, the guards and steps of one state sharing one
+:class:`~.kind.Context`, each step called straight from its entry, no note made. Each takes
+the model's :class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when none is given:
+correct, only slower).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import MappingProxyType
 from typing import Any
 
-from ..memo import Memo, memo_for
+from ..memo import MAX_ACTIONS, Memo, Table, memo_for
 from ..node_sorting import initial_order
 from ..state import SchedulerState, initial_state
 from ..world import World
@@ -70,24 +72,32 @@ def _groups(table: tuple[ActionKind[Any], ...]) -> tuple[tuple[Candidates, tuple
 
 _GROUPS = _groups(TABLE)
 
+#: A candidate's ``(kind, action)`` pairs, one per kind of its group.
+Pairs = tuple[tuple[ActionKind[Any], "Action"], ...]
+
 #: One group of the enabled-action listing in one world: its candidates, the kinds the world
-#: lets be enabled, and, where the candidates depend on the world alone, every candidate's
-#: ``(kind, action)`` pairs built in advance (``None``: built per state).
-PlanGroup = tuple[Candidates, tuple[ActionKind[Any], ...], "tuple[tuple[tuple[ActionKind[Any], Action], ...], ...] | None"]
+#: lets be enabled, and every candidate's pairs: built in advance where the candidates depend
+#: on the world alone (a tuple), else built on a candidate's first use and remembered (a
+#: bounded :class:`~yarnspec.impl.scheduler.memo.Table` by the candidate's arguments: a
+#: container id, a proposal in flight), so states share them.
+PlanGroup = tuple[Candidates, tuple[ActionKind[Any], ...], "tuple[Pairs, ...] | Table[tuple[Any, ...], Pairs]"]
 
 
-def _plan(world: World) -> tuple[PlanGroup, ...]:
+def _plan(world: World, leave_out: frozenset[str] = frozenset()) -> tuple[PlanGroup, ...]:
     """The table's groups as ``world`` lists them (see :data:`PlanGroup`): kinds its settings
-    never enable left out, actions over world-only domains built once."""
+    never enable and kinds named in ``leave_out`` left out, actions over world-only domains
+    built once. The plan is a fact of the world kept in the model's memo, its tables with it."""
     plan: list[PlanGroup] = []
     for candidates, kinds in _GROUPS:
-        possible = tuple(entry for entry in kinds if entry.possible_in(world))
+        possible = tuple(entry for entry in kinds if entry.possible_in(world) and entry.name not in leave_out)
         if not possible:
             continue
-        built = None
+        built: tuple[Pairs, ...] | Table[tuple[Any, ...], Pairs]
         if candidates in WORLD_DOMAINS:
             state = initial_state(world)
             built = tuple(tuple((entry, entry.action(*args)) for entry in possible) for args in candidates(world, state))
+        else:
+            built = Table(MAX_ACTIONS)
         plan.append((candidates, possible, built))
     return tuple(plan)
 
@@ -108,24 +118,42 @@ def start(world: World) -> SchedulerState:
     return initial_order(world, initial_state(world))
 
 
-def enabled(world: World, state: SchedulerState, memo: Memo | None = None) -> list[Action]:
-    """The enabled actions of ``state``, in table order (environment first)."""
-    return list(_enabled(Context(world, state, memo_for(world, memo))))
+def enabled(world: World, state: SchedulerState, memo: Memo | None = None, leave_out: frozenset[str] = frozenset()) -> list[Action]:
+    """The enabled actions of ``state``, in table order (environment first), but none of the
+    kinds named in ``leave_out``."""
+    return [action for _, action in _enabled(Context(world, state, memo_for(world, memo)), leave_out)]
 
 
-def _enabled(context: Context) -> Iterator[Action]:
-    for candidates, kinds, built in context.memo.world_fact("enabled-plan", _plan):
-        if built is not None:
+def steps(
+    world: World, state: SchedulerState, memo: Memo | None = None, leave_out: frozenset[str] = frozenset()
+) -> list[tuple[ActionKind[Any], Action, SchedulerState]]:
+    """Every action :func:`enabled` lists, with its table entry and the state it leads to:
+    the explorer's successors (the same steps :func:`take` takes, without their notes)."""
+    context = Context(world, state, memo_for(world, memo))
+    return [(entry, action, entry.step(context, action)) for entry, action in _enabled(context, leave_out)]
+
+
+def _enabled(context: Context, leave_out: frozenset[str]) -> list[tuple[ActionKind[Any], Action]]:
+    """The enabled actions of the context's state with their table entries, in table order."""
+    plan = context.memo.world_fact(_PLAN + ",".join(sorted(leave_out)), lambda world: _plan(world, leave_out))
+    found: list[tuple[ActionKind[Any], Action]] = []
+    add = found.append
+    for candidates, kinds, built in plan:
+        if isinstance(built, tuple):
             for pairs in built:
-                for entry, action in pairs:
-                    if entry.guard(context, action):
-                        yield action
+                for pair in pairs:
+                    if pair[0].guard(context, pair[1]):
+                        add(pair)
         else:
             for args in candidates(context.world, context.state):
-                for entry in kinds:
-                    action = entry.action(*args)
-                    if entry.guard(context, action):
-                        yield action
+                for pair in built.get(args, lambda: tuple((entry, entry.action(*args)) for entry in kinds)):
+                    if pair[0].guard(context, pair[1]):
+                        add(pair)
+    return found
+
+
+#: The memo's name of the listing plan (:func:`_plan`), followed by the kinds left out.
+_PLAN = "enabled-plan:"
 
 
 def apply_action(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:
@@ -138,7 +166,7 @@ def apply_action(world: World, state: SchedulerState, action: Action, memo: Memo
 
 def take(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:
     """The effect of an action the caller took from :func:`enabled` for this very state
-    (no second check: walkers and the explorer already know it is enabled)."""
+    (no second check: walkers already know it is enabled), with its note."""
     return action_kind(action).effect(Context(world, state, memo_for(world, memo)), action)
 
 
@@ -149,8 +177,7 @@ def step(world: World, state: SchedulerState, action: Action, memo: Memo | None 
 
 def successors(world: World, state: SchedulerState, memo: Memo | None = None) -> list[tuple[Action, SchedulerState]]:
     """Every enabled action with the state it leads to, in :func:`enabled` order."""
-    memo = memo_for(world, memo)
-    return [(action, take(world, state, action, memo).state) for action in enabled(world, state, memo)]
+    return [(action, after) for _, action, after in steps(world, state, memo)]
 
 
 def label(world: World, action: Action) -> str:
@@ -184,5 +211,5 @@ __all__ = [
     "FinishApp", "Heartbeat", "Launch", "LoseNode", "Monitor", "ProposeNode",
     "ProposePartition", "Release", "Resort", "StepResult", "Submit", "Tick", "action_class", "action_kind",
     "apply_action", "describe_proposal", "enabled", "fair_classes", "ids_left", "kind", "label", "start", "step",
-    "successors", "take",
+    "steps", "successors", "take",
 ]  # fmt: skip

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..accounting import Edit
 from ..async_commit import CommitResult, commit, needs_new_id
 from ..state import NONE, Proposal, SchedulerState
 from ..world import World
@@ -43,11 +42,10 @@ def _guard(context: Context, action: Commit) -> bool:
     return context.world.settings.async_scheduling and committable(context, action.proposal)
 
 
-def _effect(context: Context, action: Commit) -> StepResult:
-    """The proposal leaves the queue and is committed or rejected."""
-    edit = Edit(context.world, context.state)
-    edit.proposals.remove(action.proposal)
-    return commit_note(commit(context.world, edit.freeze(), action.proposal), action.proposal)
+def _commit(context: Context, action: Commit) -> CommitResult:
+    """The proposal leaves the queue and is committed or rejected, checked against the state it
+    is taken from (the limits check remembered in the model's memo)."""
+    return commit(context.world, context.state, action.proposal, context.memo, in_flight=True)
 
 
 def commit_note(result: CommitResult, proposal: Proposal) -> StepResult:
@@ -75,7 +73,8 @@ COMMIT = ActionKind(
     Commit,
     in_flight,
     _guard,
-    _effect,
+    step=lambda c, a: _commit(c, a).state,
+    explain=lambda c, a: commit_note(_commit(c, a), a.proposal),
     argument=lambda world, a: describe_proposal(world, a.proposal),
     fair=True,
     possible=lambda world: world.settings.async_scheduling,

@@ -1,8 +1,10 @@
 """The environment's actions: what users, application masters, node managers and time do.
 
-Each kind is its action class and its table entry, guard first, then effect; the guards and
-effects themselves are :mod:`yarnspec.impl.scheduler.environment`'s (which says what each
-does and where Hadoop does it).
+Each kind is its action class, its guard and its table entry (guard, then step). The guards
+are here (they read the state through the :class:`~.kind.Context`, which works out once per
+state the container of an id and whether an application's AM runs); the steps are
+:mod:`yarnspec.impl.scheduler.environment`'s (which says what each does and where Hadoop does
+it).
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import environment as env
-from .kind import ActionKind, Context, StepResult, app_name, node_name, once, per_app, per_container, per_node, per_request
-
+from ..state import ContainerState
+from .kind import ActionKind, Context, app_name, node_name, once, per_app, per_container, per_node, per_request
 
 @dataclass(frozen=True, slots=True)
 class Submit:
@@ -24,8 +26,8 @@ SUBMIT = ActionKind(
     "submit",
     Submit,
     per_app,
-    guard=lambda c, a: env.submit_enabled(c.world, c.state, a.app),
-    effect=lambda c, a: StepResult(env.submit(c.world, c.state, a.app)),
+    guard=lambda c, a: c.state.apps[a.app] is None,
+    step=lambda c, a: env.submit(c.world, c.state, a.app),
     argument=lambda world, a: app_name(world, a.app),
 )
 
@@ -38,12 +40,21 @@ class Ask:
     request: int
 
 
+def _ask_enabled(context: Context, action: Ask) -> bool:
+    """A running AM may ask for one more container of a request (not the AM request, which
+    is the RM's) up to the world's bound."""
+    if not context.am_running(action.app):
+        return False
+    app = context.state.apps[action.app]
+    return app is not None and app.asks[action.request] < context.world.bounds.max_ask
+
+
 ASK = ActionKind(
     "ask",
     Ask,
     per_request,
-    guard=lambda c, a: env.change_ask_enabled(c.world, c.state, a.app, a.request, 1),
-    effect=lambda c, a: StepResult(env.change_ask(c.world, c.state, a.app, a.request, 1)),
+    guard=_ask_enabled,
+    step=lambda c, a: env.change_ask(c.world, c.state, a.app, a.request, 1),
     argument=lambda world, a: f"{app_name(world, a.app)}, r{a.request}",
 )
 
@@ -56,12 +67,20 @@ class Cancel:
     request: int
 
 
+def _cancel_enabled(context: Context, action: Cancel) -> bool:
+    """A running AM may withdraw a container of a request it asked for."""
+    if not context.am_running(action.app):
+        return False
+    app = context.state.apps[action.app]
+    return app is not None and app.asks[action.request] > 0
+
+
 CANCEL = ActionKind(
     "cancel",
     Cancel,
     per_request,
-    guard=lambda c, a: env.change_ask_enabled(c.world, c.state, a.app, a.request, -1),
-    effect=lambda c, a: StepResult(env.change_ask(c.world, c.state, a.app, a.request, -1)),
+    guard=_cancel_enabled,
+    step=lambda c, a: env.change_ask(c.world, c.state, a.app, a.request, -1),
     argument=lambda world, a: f"{app_name(world, a.app)}, r{a.request}",
 )
 
@@ -73,12 +92,18 @@ class Launch:
     container: int
 
 
+def _launch_enabled(context: Context, action: Launch) -> bool:
+    """The container is allocated and not yet running."""
+    container = context.container(action.container)
+    return container is not None and container.state == ContainerState.ALLOCATED
+
+
 LAUNCH = ActionKind(
     "launch",
     Launch,
     per_container,
-    guard=lambda c, a: env.launch_enabled(c.world, c.state, a.container),
-    effect=lambda c, a: StepResult(env.launch(c.world, c.state, a.container)),
+    guard=_launch_enabled,
+    step=lambda c, a: env.launch(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
 )
 
@@ -90,12 +115,18 @@ class Complete:
     container: int
 
 
+def _complete_enabled(context: Context, action: Complete) -> bool:
+    """A running container other than an AM may finish by itself."""
+    container = context.container(action.container)
+    return container is not None and container.state == ContainerState.RUNNING and not container.is_am
+
+
 COMPLETE = ActionKind(
     "complete",
     Complete,
     per_container,
-    guard=lambda c, a: env.complete_enabled(c.world, c.state, a.container),
-    effect=lambda c, a: StepResult(env.complete(c.world, c.state, a.container)),
+    guard=_complete_enabled,
+    step=lambda c, a: env.complete(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
 )
 
@@ -107,12 +138,18 @@ class Release:
     container: int
 
 
+def _release_enabled(context: Context, action: Release) -> bool:
+    """A running AM may release any of its other live containers."""
+    container = context.container(action.container)
+    return container is not None and container.live and not container.is_am and context.am_running(container.app)
+
+
 RELEASE = ActionKind(
     "release",
     Release,
     per_container,
-    guard=lambda c, a: env.release_enabled(c.world, c.state, a.container),
-    effect=lambda c, a: StepResult(env.release(c.world, c.state, a.container)),
+    guard=_release_enabled,
+    step=lambda c, a: env.release(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
 )
 
@@ -128,8 +165,8 @@ LOSE_NODE = ActionKind(
     "lose-node",
     LoseNode,
     per_node,
-    guard=lambda c, a: env.lose_node_enabled(c.world, c.state, a.node),
-    effect=lambda c, a: StepResult(env.lose_node(c.world, c.state, a.node)),
+    guard=lambda c, a: c.world.bounds.node_churn and c.state.nodes[a.node].live,
+    step=lambda c, a: env.lose_node(c.world, c.state, a.node),
     argument=lambda world, a: node_name(world, a.node),
     possible=lambda world: world.bounds.node_churn,
 )
@@ -146,8 +183,8 @@ ADD_NODE = ActionKind(
     "add-node",
     AddNode,
     per_node,
-    guard=lambda c, a: env.add_node_enabled(c.world, c.state, a.node),
-    effect=lambda c, a: StepResult(env.add_node(c.world, c.state, a.node)),
+    guard=lambda c, a: c.world.bounds.node_churn and not c.state.nodes[a.node].live,
+    step=lambda c, a: env.add_node(c.world, c.state, a.node),
     argument=lambda world, a: node_name(world, a.node),
     possible=lambda world: world.bounds.node_churn,
 )
@@ -160,12 +197,18 @@ class FinishApp:
     app: int
 
 
+def _finish_app_enabled(context: Context, action: FinishApp) -> bool:
+    """A submitted application that has not finished may finish (or be killed)."""
+    app = context.state.apps[action.app]
+    return app is not None and app.live
+
+
 FINISH_APP = ActionKind(
     "finish-app",
     FinishApp,
     per_app,
-    guard=lambda c, a: env.finish_app_enabled(c.world, c.state, a.app),
-    effect=lambda c, a: StepResult(env.finish_app(c.world, c.state, a.app)),
+    guard=_finish_app_enabled,
+    step=lambda c, a: env.finish_app(c.world, c.state, a.app),
     argument=lambda world, a: app_name(world, a.app),
 )
 
@@ -179,8 +222,10 @@ TICK = ActionKind(
     "tick",
     Tick,
     once,
-    guard=lambda c, a: env.tick_enabled(c.world, c.state),
-    effect=lambda c, a: StepResult(env.tick(c.world, c.state)),
+    # Time may always pass, so no state is a deadlock; at the world's bound the clock no
+    # longer moves and a tick changes nothing (a stuttering step).
+    guard=lambda c, a: True,
+    step=lambda c, a: env.tick(c.world, c.state),
     fair=True,
 )
 

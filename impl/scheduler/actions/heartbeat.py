@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..allocate import heartbeat_proposal
-from ..async_commit import commit
+from ..async_commit import CommitResult, commit
 from ..state import Proposal
 from ..view import View
 from .commit import commit_note, committable
-from .kind import ActionKind, Context, StepResult, node_name, per_node
+from .kind import ActionKind, Context, node_name, per_node
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +39,10 @@ def _guard(context: Context, action: Heartbeat) -> bool:
     return bool(proposals) and committable(context, proposals[0])
 
 
-def _effect(context: Context, action: Heartbeat) -> StepResult:
-    """The pass's proposal is committed (or rejected) at once."""
+def _commit(context: Context, action: Heartbeat) -> tuple[CommitResult, Proposal]:
+    """The pass's proposal, committed (or rejected) at once."""
     (proposal,) = _proposals(context, action)
-    return commit_note(commit(context.world, context.state, proposal), proposal)
+    return commit(context.world, context.state, proposal, context.memo), proposal
 
 
 HEARTBEAT = ActionKind(
@@ -50,7 +50,8 @@ HEARTBEAT = ActionKind(
     Heartbeat,
     per_node,
     _guard,
-    _effect,
+    step=lambda c, a: _commit(c, a)[0].state,
+    explain=lambda c, a: commit_note(*_commit(c, a)),
     argument=lambda world, a: node_name(world, a.node),
     fairness=lambda a: f"heartbeat@{a.node}",
     fair=True,

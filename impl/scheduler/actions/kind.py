@@ -2,12 +2,17 @@
 
 A kind names a family of actions (``submit``, ``heartbeat``, ``commit``, ...) and holds all
 there is to know about them in one place, in the order the model reads: the candidates to try
-in a state, the guard (is this candidate enabled?), the effect (the state it leads to), the
-label (``heartbeat(n1)``) and the fairness class the progress properties assume weakly fair.
+in a state, the guard (is this candidate enabled?), the step (the state it leads to; with a
+short note of what happened where one is worth saying), the label (``heartbeat(n1)``) and the
+fairness class the progress properties assume weakly fair.
 The candidates are the kind's index domain (applications, nodes, containers, proposals in
 flight, or once per state); kinds that share a domain and sit next to each other in the table
 interleave per index, so ``enabled`` lists ``ask(app1, r1)``, ``cancel(app1, r1)``,
 ``ask(app1, r2)``... as the model always has.
+
+Guards and steps read a state through one :class:`Context` per state (not per action): it
+carries the world and the model's memo and answers, once per state, what several guards ask
+(the tracked container of an id, whether an application's AM runs).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any, Generic, TypeVar
 
 from ..allocate import pass_inputs
 from ..memo import Memo
-from ..state import Proposal, SchedulerState
+from ..state import NONE, AppPhase, AppState, Container, ContainerState, Proposal, SchedulerState
 from ..view import View
 from ..world import World
 
@@ -28,18 +33,46 @@ A = TypeVar("A", bound=Hashable)
 Candidates = Callable[[World, SchedulerState], Iterable[tuple[Any, ...]]]
 
 
-@dataclass(frozen=True, slots=True)
 class Context:
-    """The state an action is enabled in or taken from, with its world and the model's memo."""
+    """The state an action is enabled in or taken from, with its world and the model's memo;
+    one per state: the listing of the enabled actions and every step from the state share it,
+    and the facts it works out on first use hold for every action of the state."""
 
-    world: World
-    state: SchedulerState
-    memo: Memo
+    __slots__ = ("world", "state", "memo", "_by_id", "_am_running")
+
+    def __init__(self, world: World, state: SchedulerState, memo: Memo) -> None:
+        self.world = world
+        self.state = state
+        self.memo = memo
+        self._by_id: dict[int, Container] | None = None
+        self._am_running: tuple[bool, ...] | None = None
+
+    def container(self, cid: int) -> Container | None:
+        """The tracked container with this id, or ``None``."""
+        by_id = self._by_id
+        if by_id is None:
+            by_id = self._by_id = {c.cid: c for c in self.state.containers}
+        return by_id.get(cid)
+
+    def am_running(self, app: int) -> bool:
+        """Whether the application is active and its AM container runs (the AM can talk to the
+        RM: ask, withdraw, release)."""
+        running = self._am_running
+        if running is None:
+            running = self._am_running = tuple(_am_running(self, app_state) for app_state in self.state.apps)
+        return running[app]
 
     def proposals(self, action: Hashable, compute: Callable[[View], tuple[Proposal, ...]]) -> tuple[Proposal, ...]:
         """What ``action``'s allocation pass proposes here (``compute`` from the state's
         shared view), remembered in the memo by what a pass reads of a state."""
         return self.memo.proposals(self.state, pass_inputs, action, lambda: compute(self.memo.view(self.state)))
+
+
+def _am_running(context: Context, app: AppState | None) -> bool:
+    if app is None or app.phase != AppPhase.ACTIVE or app.am_container == NONE:
+        return False
+    am = context.container(app.am_container)
+    return am is not None and am.state == ContainerState.RUNNING
 
 
 @dataclass(frozen=True)
@@ -54,8 +87,10 @@ class StepResult:
 @dataclass(frozen=True)
 class ActionKind(Generic[A]):
     """One kind of action (see the module docstring). ``action``: its class, built from a
-    candidate's arguments; ``argument``: the text in the label's parentheses (``None``: the
-    label is the bare name); ``fairness``: the fairness class of an action (``None``: the
+    candidate's arguments; ``step``: the state an enabled action leads to; ``explain``: the
+    same step with a note of what happened (``None``: the kind has nothing to note), computed
+    by the same code as ``step``; ``argument``: the text in the label's parentheses (``None``:
+    the label is the bare name); ``fairness``: the fairness class of an action (``None``: the
     kind's name); ``fair``: whether progress properties assume the kind weakly fair (the
     scheduler's own steps and the clock; the rest of the environment may go quiet);
     ``possible``: whether a world's settings let the kind ever be enabled (``None``: always),
@@ -66,11 +101,19 @@ class ActionKind(Generic[A]):
     action: type[A]
     candidates: Candidates
     guard: Callable[[Context, A], bool]
-    effect: Callable[[Context, A], StepResult]
+    step: Callable[[Context, A], SchedulerState]
+    explain: Callable[[Context, A], StepResult] | None = None
     argument: Callable[[World, A], str] | None = None
     fairness: Callable[[A], str] | None = None
     fair: bool = False
     possible: Callable[[World], bool] | None = None
+
+    def effect(self, context: Context, action: A) -> StepResult:
+        """The state ``action`` leads to with its note (walkers and traces show the note; the
+        explorer calls :attr:`step`, which needs no note)."""
+        if self.explain is None:
+            return StepResult(self.step(context, action))
+        return self.explain(context, action)
 
     def possible_in(self, world: World) -> bool:
         """Whether ``world``'s settings let this kind ever be enabled."""

@@ -14,8 +14,8 @@ class Monitor:
     """The preemption monitor runs one round."""
 
 
-def _effect(context: Context, action: Monitor) -> StepResult:
-    """The round's marks, kills and dropped reservations, noted by count."""
+def _explain(context: Context, action: Monitor) -> StepResult:
+    """The round's state, its marks, kills and dropped reservations noted by count."""
     result = run_monitor(context.world, context.state, context.memo)
     counts = (("marked", result.marked), ("killed", result.killed), ("unreserved", result.unreserved))
     return StepResult(result.state, ", ".join(f"{name} {len(ids)}" for name, ids in counts if ids))
@@ -26,7 +26,8 @@ MONITOR = ActionKind(
     Monitor,
     once,
     guard=lambda c, a: monitor_due(c.world, c.state),
-    effect=_effect,
+    step=lambda c, a: run_monitor(c.world, c.state, c.memo).state,
+    explain=_explain,
     fair=True,
     possible=lambda world: world.settings.preemption is not None,
 )

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..accounting import Edit
 from ..allocate import partition_pass, propose_on_node
-from ..state import Proposal
+from ..state import Proposal, SchedulerState
 from ..view import View
 from .kind import ActionKind, Context, StepResult, node_name, per_node, per_partition
 
@@ -47,14 +47,23 @@ def _partition_proposals(context: Context, action: ProposePartition) -> tuple[Pr
     return context.proposals(action, lambda view: partition_pass(context.world, context.state, action.partition, view))
 
 
-def _propose(context: Context, made: tuple[Proposal, ...]) -> StepResult:
-    """A pass's proposals go into the commit queue in order, as far as the bound on proposals
-    in flight allows (the reservations it serves come first)."""
-    room = context.world.bounds.max_proposals - len(context.state.proposals)
-    made = made[:room]
+def _queued(context: Context, made: tuple[Proposal, ...]) -> tuple[Proposal, ...]:
+    """The proposals of a pass that go into the commit queue: in order, as far as the bound on
+    proposals in flight allows (the reservations it serves come first)."""
+    return made[: context.world.bounds.max_proposals - len(context.state.proposals)]
+
+
+def _propose(context: Context, made: tuple[Proposal, ...]) -> SchedulerState:
+    """The state with a pass's queued proposals (:func:`_queued`) in flight."""
     edit = Edit(context.world, context.state)
-    edit.proposals.extend(made)
-    return StepResult(edit.freeze(), "proposed " + ", ".join(p.kind.name.lower() for p in made))
+    edit.proposals.extend(_queued(context, made))
+    return edit.freeze()
+
+
+def _noted(context: Context, made: tuple[Proposal, ...]) -> StepResult:
+    """:func:`_propose`, noting the kinds of the proposals queued."""
+    note = "proposed " + ", ".join(p.kind.name.lower() for p in _queued(context, made))
+    return StepResult(_propose(context, made), note)
 
 
 PROPOSE_NODE = ActionKind(
@@ -62,7 +71,8 @@ PROPOSE_NODE = ActionKind(
     ProposeNode,
     per_node,
     guard=lambda c, a: _room(c) and not c.world.settings.multi_node and bool(_node_proposals(c, a)),
-    effect=lambda c, a: _propose(c, _node_proposals(c, a)),
+    step=lambda c, a: _propose(c, _node_proposals(c, a)),
+    explain=lambda c, a: _noted(c, _node_proposals(c, a)),
     argument=lambda world, a: node_name(world, a.node),
     fairness=lambda a: "propose-node",
     fair=True,
@@ -74,7 +84,8 @@ PROPOSE_PARTITION = ActionKind(
     ProposePartition,
     per_partition,
     guard=lambda c, a: _room(c) and c.world.settings.multi_node and bool(_partition_proposals(c, a)),
-    effect=lambda c, a: _propose(c, _partition_proposals(c, a)),
+    step=lambda c, a: _propose(c, _partition_proposals(c, a)),
+    explain=lambda c, a: _noted(c, _partition_proposals(c, a)),
     argument=lambda world, a: f"partition {world.partitions[a.partition].name!r}",
     fair=True,
     possible=lambda world: world.settings.async_scheduling and world.settings.multi_node,

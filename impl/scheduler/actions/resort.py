@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..node_sorting import resort, resort_due
-from .kind import ActionKind, StepResult, once
+from .kind import ActionKind, once
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +19,7 @@ RESORT = ActionKind(
     Resort,
     once,
     guard=lambda c, a: resort_due(c.world, c.state),
-    effect=lambda c, a: StepResult(resort(c.world, c.state)),
+    step=lambda c, a: resort(c.world, c.state),
     fair=True,
     possible=lambda world: world.settings.multi_node,
 )
