@@ -8,7 +8,8 @@ backend (:mod:`.ray_backend`).
 Local processes send their outboxes to each other over a pipe between every two of them: the
 coordinator only passes the small per-level summaries. While a worker receives from its peers
 (whichever is ready first), a thread of it sends its own outboxes, so no two workers can wait
-on each other.
+on each other. A worker that waits, for its peers' outboxes or for the coordinator's next
+call, computes successors ahead meanwhile (:class:`~.partition.Lookahead`).
 
 Local processes are forked where that is safe (Linux, and no other thread running in this
 process: forking a process that runs threads can leave a lock held forever); otherwise they

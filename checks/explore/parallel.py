@@ -112,7 +112,8 @@ def explore_partitioned(
         if value is not None:
             whole_number("explore", place, value, lowest)
     routing = ROUTE_BY_FINGERPRINT if fingerprints else ROUTE_BY_HASH
-    options = SearchOptions(symmetry, fingerprints, deadlock, coverage, routing, profile_requested() if profile is None else profile)
+    timed = profile_requested() if profile is None else profile
+    options = SearchOptions(symmetry, fingerprints, deadlock, coverage, routing, timed)
     clock = Clock(options.profile)
     with clock.phase("build"):
         model = source.build()

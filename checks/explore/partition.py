@@ -18,6 +18,9 @@ process:
 4. :meth:`Partition.commit` stores the new states up to the coordinator's cut (a state bound),
    which become the next frontier.
 
+Between the steps a worker process that would wait (for its peers, or for the coordinator)
+computes the successors of the next level's states ahead (:class:`Lookahead`).
+
 Ties are broken as one worker breaks them: a state's *rank* orders the frontier as the
 one-worker search orders it (the order in which states were first reached), and a successor's
 *tag* ``(rank of parent, position in the parent's successor list)`` orders the candidates of
@@ -35,7 +38,7 @@ import resource
 import sys
 import time
 from array import array
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,7 +123,13 @@ class Lookahead:
     and holding them all for a level would cost more memory and garbage collection than
     computing ahead saves. The whole list is kept only when ``whole`` (coverage counts it)."""
 
-    def __init__(self, successors: Any, owner_of: Any, fresh: Any, whole: bool) -> None:
+    def __init__(
+        self,
+        successors: Callable[[Any], Iterable[tuple[Any, Any]]],
+        owner_of: Callable[[Any], tuple[Hashable, int]],
+        fresh: Callable[[Hashable, int], bool],
+        whole: bool,
+    ) -> None:
         self._successors, self._owner_of, self._fresh, self._whole = successors, owner_of, fresh, whole
         self._todo: list[tuple[Hashable, Any]] = []  # (slot, state), taken from the end
         self._done: dict[Hashable, tuple[Any, Prepared]] = {}
