@@ -19,7 +19,10 @@ Two figures come out, because a shared machine makes wall-clock time unreliable:
 
 Then one JSON line.
 
-    python benchmarks/parallel_explore.py [--workers 2] [--full] [--no-symmetry] [--repeat K]
+``--profile`` prints, after each N-worker run, the seconds each process spent per phase
+(:mod:`yarnspec.checks.explore.timing`).
+
+    python benchmarks/parallel_explore.py [--workers 2] [--full] [--no-symmetry] [--repeat K] [--profile]
 """
 
 from __future__ import annotations
@@ -86,11 +89,11 @@ def _one_worker(source: ModelSource, symmetry: bool) -> _Run:
     return _Run(result, time.perf_counter() - started, time.process_time() - cpu_started)
 
 
-def _workers(source: ModelSource, symmetry: bool, workers: int) -> _Run:
+def _workers(source: ModelSource, symmetry: bool, workers: int, profile: bool = False) -> _Run:
     """The partitioned search in ``workers`` local processes."""
     children_before = _children_cpu()
     started, cpu_started = time.perf_counter(), time.process_time()
-    result = explore_partitioned(source, workers=workers, backend=_recording, symmetry=symmetry, show_progress=False)
+    result = explore_partitioned(source, workers=workers, backend=_recording, symmetry=symmetry, show_progress=False, profile=profile)
     seconds, coordinator_cpu = time.perf_counter() - started, time.process_time() - cpu_started
     cpu = coordinator_cpu + _children_cpu() - children_before
     return _Run(result, seconds, cpu, coordinator_cpu, tuple(figure[2] for figure in _Recording.figures))
@@ -103,13 +106,14 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="no-leak --exhaustive (256,323 states)")
     parser.add_argument("--no-symmetry", dest="symmetry", action="store_false", help="explore without symmetry reduction")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each, alternately; the one with the least CPU is kept")
+    parser.add_argument("--profile", action="store_true", help="print where each N-worker run spent its time to stderr")
     args = parser.parse_args()
     world = FULL if args.full else SMALL
     source = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": world})
     ones, manys = [], []
     for _ in range(max(1, args.repeat)):
         ones.append(_one_worker(source, args.symmetry))
-        manys.append(_workers(source, args.symmetry, args.workers))
+        manys.append(_workers(source, args.symmetry, args.workers, args.profile))
     first, second = min(ones, key=lambda run: run.cpu), min(manys, key=lambda run: run.cpu)
     one, many = first.result, second.result
     one_seconds, one_cpu = first.seconds, first.cpu

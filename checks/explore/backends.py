@@ -8,7 +8,8 @@ backend (:mod:`.ray_backend`).
 Local processes send their outboxes to each other over a pipe between every two of them: the
 coordinator only passes the small per-level summaries. While a worker receives from its peers
 (whichever is ready first), a thread of it sends its own outboxes, so no two workers can wait
-on each other.
+on each other. A worker that waits, for its peers' outboxes or for the coordinator's next
+call, computes successors ahead meanwhile (:class:`~.partition.Lookahead`).
 
 Local processes are forked where that is safe (Linux, and no other thread running in this
 process: forking a process that runs threads can leave a lock held forever); otherwise they
@@ -29,8 +30,9 @@ import os
 import signal
 import sys
 import threading
+import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
@@ -99,9 +101,12 @@ def _serve(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         partition = Partition(index, count, source, options)
+        partition.own_process()
         connection.send(("ok", None))
+        idle = partition.clock.timed("idle", connection.recv)
         while True:
-            message = connection.recv()
+            _think_ahead(partition, connection.poll)
+            message = idle()
             if message is None:
                 return
             method, args = message
@@ -125,12 +130,25 @@ def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidate
     sender.start()
     inboxes = [b""] * len(peers)
     waiting = {peer: owner for owner, peer in enumerate(peers) if peer is not None}
+    clock = partition.clock
     while waiting:
-        for ready in wait(list(waiting)):
+        _think_ahead(partition, lambda: bool(wait(list(waiting), 0)))
+        started = time.perf_counter()
+        readies = wait(list(waiting))
+        if clock.enabled:
+            clock.add("wait peers", time.perf_counter() - started)
+        for ready in readies:
             assert isinstance(ready, Connection)
             inboxes[waiting.pop(ready)] = ready.recv_bytes()
     sender.join()
     return partition.receive(*inboxes)
+
+
+def _think_ahead(partition: Partition, ready: Callable[[], bool]) -> None:
+    """Compute successors ahead (:class:`~.partition.Lookahead`) until ``ready()`` or nothing
+    is left to compute: the time a worker would spend waiting for the others."""
+    while not ready() and partition.step_ahead():
+        pass
 
 
 def _send_outboxes(partition: Partition, peers: list[Connection | None]) -> None:

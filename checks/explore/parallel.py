@@ -20,6 +20,7 @@ checked here: they need the whole state graph in one place (:mod:`.liveness`).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -33,6 +34,7 @@ from yarnspec.spec.transition_system import TransitionSystem, first_violation
 
 from .arguments import whole_number
 from .backends import Backend, InlineBackend, ProcessBackend
+from .bfs import GC_FIRST_GENERATION
 from .checkpoint import Checkpoint, header
 from .coverage import Coverage
 from .fingerprint import collision_probability
@@ -40,6 +42,7 @@ from .model_source import ModelSource
 from .partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, Candidates, Expansion, SearchOptions, Tag
 from .progress import ProgressLine
 from .result import ExploreResult, Stats, Verdict, peak_rss_bytes
+from .timing import Clock, print_profile, profile_requested
 from .trace import build_trace
 from .wire import dumps
 
@@ -93,19 +96,27 @@ def explore_partitioned(
     checkpoint: str | None = None,
     checkpoint_every: float | None = None,
     resume: str | None = None,
+    profile: bool | None = None,
 ) -> ExploreResult:
     """Explore the model ``source`` builds, in ``workers`` partitions started by ``backend``
     (see the module docstring). The bounds, ``symmetry``, ``deadlock``, ``time_limit`` and
     the progress line are as in :func:`yarnspec.checks.explore.explore`; ``fingerprints``
     stores 64-bit fingerprints instead of keys; ``coverage`` counts actions per kind;
     ``checkpoint`` is written at the end of a level every ``checkpoint_every`` seconds (and
-    when the run stops short), ``resume`` continues from one."""
+    when the run stops short), ``resume`` continues from one; ``profile`` prints where the time
+    went to stderr (:mod:`.timing`; by default when ``YARNSPEC_EXPLORE_PROFILE`` asks for it).
+
+    The cyclic garbage collector runs less often meanwhile, as in the one-worker search."""
     whole_number("explore", "workers", workers, 1)
     for place, value, lowest in (("max_depth", max_depth, 0), ("max_states", max_states, 1), ("time_limit", time_limit, 1)):
         if value is not None:
             whole_number("explore", place, value, lowest)
-    model = source.build()
-    options = SearchOptions(symmetry, fingerprints, deadlock, coverage, ROUTE_BY_FINGERPRINT if fingerprints else ROUTE_BY_HASH)
+    routing = ROUTE_BY_FINGERPRINT if fingerprints else ROUTE_BY_HASH
+    timed = profile_requested() if profile is None else profile
+    options = SearchOptions(symmetry, fingerprints, deadlock, coverage, routing, timed)
+    clock = Clock(options.profile)
+    with clock.phase("build"):
+        model = source.build()
     started, cpu_started = time.perf_counter(), time.process_time()
     deadline = None if time_limit is None else time.time() + time_limit
     identity = header(source.identity(), {
@@ -117,28 +128,36 @@ def explore_partitioned(
     pool: Backend | None = None
     path: tuple[list[Any], list[Any]] | None = None
     figures: list[Any] = []
+    thresholds = gc.get_threshold()
+    gc.set_threshold(GC_FIRST_GENERATION, *thresholds[1:])  # before the workers fork, who keep it
     try:
-        pool = backend(workers, source, options)
+        with clock.phase("start workers"):
+            pool = backend(workers, source, options)
         saver = _Saver(checkpoint, checkpoint_every, identity, pool, run)
         search = _Coordinator(model, pool, run, symmetry, max_depth, max_states, deadline, line, saver)
         if restored is not None:
             search.restore(restored)
         else:
-            search.choose_routing(options)
-        search.run()
+            with clock.phase("probe"):
+                search.choose_routing(options)
+        with clock.phase("levels"):
+            search.run()
         if run.violation is not None:
             _, partition, index, _, _ = run.violation
             path = ([search.initial[index]], []) if partition == ROOT else search.path_to(partition, index)
-        figures = pool.call("figures", [()] * pool.count)
+        with clock.phase("figures"):
+            figures = pool.call("figures", [()] * pool.count)
     except KeyboardInterrupt:
         if pool is not None:
             pool.close(wait=False)
         run.truncated, run.violation = True, None
         run.notes.append("interrupted (Ctrl-C): the figures are those of the levels finished by then")
     finally:
+        gc.set_threshold(*thresholds)
         line.close()
         if pool is not None:
-            pool.close()
+            with clock.phase("close"):
+                pool.close()
     if run.timed_out:
         run.notes.append(f"stopped at the time limit of {time_limit:g} s: the figures are those of the levels finished by then")
     if checkpoint is not None and run.truncated and Path(checkpoint).exists():
@@ -147,7 +166,11 @@ def explore_partitioned(
     if run.violation is not None and path is not None:
         kind, _, _, name, message = run.violation
         trace = build_trace(model, "deadlock" if kind == "deadlock" else "invariant", name, message, *path)
-    return _result(model, run, trace, figures, fingerprints, time.perf_counter() - started, time.process_time() - cpu_started)
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
+    coordinator = clock.report()
+    if coordinator is not None:
+        print_profile([f[6] for f in figures], {**coordinator, "wall": seconds})
+    return _result(model, run, trace, figures, fingerprints, seconds, cpu_seconds)
 
 
 def _result(

@@ -18,6 +18,9 @@ process:
 4. :meth:`Partition.commit` stores the new states up to the coordinator's cut (a state bound),
    which become the next frontier.
 
+Between the steps a worker process that would wait (for its peers, or for the coordinator)
+computes the successors of the next level's states ahead (:class:`Lookahead`).
+
 Ties are broken as one worker breaks them: a state's *rank* orders the frontier as the
 one-worker search orders it (the order in which states were first reached), and a successor's
 *tag* ``(rank of parent, position in the parent's successor list)`` orders the candidates of
@@ -29,21 +32,23 @@ position``, with ``base`` above every successor list's length, which keeps that 
 
 from __future__ import annotations
 
+import gc
 import os
 import resource
 import sys
 import time
 from array import array
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.spec.transition_system import first_violation
 
-from .bfs import _keys_bytes
+from .bfs import GC_FIRST_GENERATION, _keys_bytes
 from .coverage import Coverage
 from .fingerprint import KeyEncoder, fingerprint
 from .model_source import ModelSource
+from .timing import Clock
 from .wire import ChannelDecoder, ChannelEncoder, dumps, loads
 
 #: Routing by Python's ``hash`` of the key (every worker runs with the same ``PYTHONHASHSEED``).
@@ -66,6 +71,7 @@ class SearchOptions:
     deadlock: bool = True
     coverage: bool = False
     routing: str = ROUTE_BY_HASH
+    profile: bool = False  # time the phases (:mod:`.timing`)
 
 
 @dataclass(frozen=True)
@@ -89,12 +95,97 @@ class Candidates:
     violation: tuple[Tag, str, str] | None
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A state's successors computed ahead: how many, the list itself (only when coverage is
+    counted) and ``(position, successor, key, owner)`` of those that may still be new."""
+
+    length: int
+    listed: list[Any] | None
+    fresh: list[tuple[int, Any, Hashable, int]]
+
+
+class Lookahead:
+    """Successor lists computed ahead of the level that needs them, while the partition would
+    otherwise wait (for its peers' outboxes, or for the coordinator's next call).
+
+    A state's successors, and each successor's key and owner, depend on that state alone, so
+    they can be computed as soon as the state is known to be a candidate of the next level:
+    the candidates this partition found itself once it has expanded, all of them once it has
+    received, the next frontier once it has committed. Each is filed under a *slot* (its key
+    before the commit, its local index after) with the state it was computed for; it is used
+    only for that same state (with symmetry on another partition may bring the same key with
+    a smaller tag and another state, and then the list is computed again). So the search
+    visits, counts and reports exactly what it would without it.
+
+    Only the successors that may still be new are kept (``fresh(key, owner)``: those the
+    search has seen or sent already stay so), with their positions; most successors are not,
+    and holding them all for a level would cost more memory and garbage collection than
+    computing ahead saves. The whole list is kept only when ``whole`` (coverage counts it)."""
+
+    def __init__(
+        self,
+        successors: Callable[[Any], Iterable[tuple[Any, Any]]],
+        owner_of: Callable[[Any], tuple[Hashable, int]],
+        fresh: Callable[[Hashable, int], bool],
+        whole: bool,
+    ) -> None:
+        self._successors, self._owner_of, self._fresh, self._whole = successors, owner_of, fresh, whole
+        self._todo: list[tuple[Hashable, Any]] = []  # (slot, state), taken from the end
+        self._done: dict[Hashable, tuple[Any, Prepared]] = {}
+
+    def plan(self, items: Sequence[tuple[Hashable, Any]]) -> None:
+        """Compute these next (in this order), instead of what was planned before."""
+        done = self._done
+        self._todo = [item for item in reversed(items) if item[0] not in done]
+
+    def step(self) -> bool:
+        """Compute one planned state's successors; ``False`` when nothing is planned."""
+        if not self._todo:
+            return False
+        slot, state = self._todo.pop()
+        listed = self._successors(state)
+        if not isinstance(listed, list):
+            listed = list(listed)
+        owner_of, fresh = self._owner_of, self._fresh
+        routed = ((position, target, *owner_of(target)) for position, (_, target) in enumerate(listed))
+        kept = [entry for entry in routed if fresh(entry[2], entry[3])]
+        self._done[slot] = (state, Prepared(len(listed), listed if self._whole else None, kept))
+        return True
+
+    def take(self, slot: Hashable, state: Any) -> Prepared | None:
+        """What was computed for ``state`` under ``slot``, if anything."""
+        entry = self._done.pop(slot, None)
+        if entry is None or (entry[0] is not state and entry[0] != state):
+            return None
+        return entry[1]
+
+    def refile(self, moves: Sequence[tuple[Hashable, Hashable, Any]]) -> None:
+        """Move the lists of ``(old slot, new slot, state)`` to their new slots, drop the rest,
+        and plan the states that have none."""
+        done: dict[Hashable, tuple[Any, Prepared]] = {}
+        todo = []
+        for old, new, state in moves:
+            entry = self._done.get(old)
+            if entry is not None and (entry[0] is state or entry[0] == state):
+                done[new] = entry
+            else:
+                todo.append((new, state))
+        self._done, self._todo = done, todo[::-1]
+
+    def clear(self) -> None:
+        """Forget everything (a restore, or a run stopped within a level)."""
+        self._todo, self._done = [], {}
+
+
 class Partition:
     """One partition (see the module docstring); built from a :class:`ModelSource`."""
 
     def __init__(self, index: int, count: int, source: ModelSource, options: SearchOptions) -> None:
         self.index, self.count, self.options = index, count, options
-        self.model = source.build()
+        self.clock = Clock(options.profile)
+        with self.clock.phase("start"):
+            self.model = source.build()
         self._canonical = self.model.canonical if options.symmetry else None
         self._invariants = tuple(self.model.invariants())
         self._encoder = KeyEncoder()
@@ -112,6 +203,10 @@ class Partition:
         self._decoders = [ChannelDecoder() for _ in range(count)]  # one per sending partition
         self._new: list[tuple[Tag, Hashable, tuple[Any, ...]]] = []
         self._level_coverage: Coverage | None = None  # this level's counts, kept at commit
+        self.ahead = Lookahead(self.model.successors, self.key, self._fresh, self.coverage is not None)
+        self.step_ahead = self.clock.timed("ahead", self.ahead.step)
+        """Compute one state's successors ahead (:class:`Lookahead`): what a worker does while
+        it waits; ``False`` when there is nothing to compute."""
         self._cpu_started = time.process_time()
 
     # -- keys and owners --------------------------------------------------------------------
@@ -128,9 +223,18 @@ class Partition:
             return key, hash(key) % self.count
         return key, fingerprint(self._encoder.encode(key)) % self.count
 
+    def _fresh(self, key: Hashable, owner: int) -> bool:
+        """Whether a successor with ``key`` may still be new: not seen if this partition owns
+        it, not sent before if another does (both stay so)."""
+        return key not in (self.seen if owner == self.index else self._sent)
+
     def probe(self, limit: int) -> list[int]:
         """The owners of the first ``limit`` states reached breadth first, routed by hash: the
         coordinator compares them between processes to see whether hashes agree."""
+        with self.clock.phase("probe"):
+            return self._probe(limit)
+
+    def _probe(self, limit: int) -> list[int]:
         states = list(self.model.initial_states())
         owners: list[int] = []
         done = 0
@@ -169,7 +273,12 @@ class Partition:
     def expand(self, deadline: float | None) -> Expansion:
         """Expand the frontier (see the module docstring); stop early past ``deadline``
         (``time.time()``)."""
-        successors, model = self.model.successors, self.model
+        with self.clock.phase("expand"):
+            return self._expand(deadline)
+
+    def _expand(self, deadline: float | None) -> Expansion:
+        clock, model = self.clock, self.model
+        successors, owner_of = clock.timed("successors", model.successors), clock.timed("key", self.key)
         coverage = self._level_coverage = None if self.coverage is None else Coverage(self.coverage.kinds)
         boxes: list[dict[Hashable, tuple[Any, ...]]] = [{} for _ in range(self.count)]
         own, seen, sent, me = boxes[self.index], self.seen, self._sent, self.index
@@ -177,20 +286,25 @@ class Partition:
         transitions = longest = 0
         deadlock = None
         self._expanded = []
+        take = self.ahead.take
         for done, (rank, index, state) in enumerate(self.frontier):
-            listed = successors(state)
-            if not isinstance(listed, list):
-                listed = list(listed)
+            prepared = take(index, state)
+            listed: list[Any] | None
+            if prepared is None:
+                listed = list(successors(state))
+                length = len(listed)
+                routed = [(position, target, *owner_of(target)) for position, (_, target) in enumerate(listed)]
+            else:
+                length, listed, routed = prepared.length, prepared.listed, prepared.fresh
             if coverage is not None:
+                assert listed is not None
                 coverage.count(model, listed)
-            length = len(listed)
             self._expanded.append((rank, length))
             transitions += length
             longest = max(longest, length)
             if length == 0 and self.options.deadlock and deadlock is None:
                 deadlock = (rank, index)
-            for position, (_action, target) in enumerate(listed):
-                key, owner = self.key(target)
+            for position, target, key, owner in routed:
                 if owner == me:
                     if key not in seen and key not in own:
                         own[key] = (rank, position, me, index, target if send_states else None)
@@ -200,9 +314,11 @@ class Partition:
             if deadline is not None and not done % 64 and time.time() > deadline:
                 return Expansion(transitions, longest, deadlock, True)
         self._own_box = own
-        self._outboxes = [
-            b"" if owner == me else self._encoders[owner].encode(list(box.items())) for owner, box in enumerate(boxes)
-        ]
+        self.ahead.plan([(key, self._state(key, record)) for key, record in own.items()])
+        with clock.phase("encode"):
+            self._outboxes = [
+                b"" if owner == me else self._encoders[owner].encode(list(box.items())) for owner, box in enumerate(boxes)
+            ]
         return Expansion(transitions, longest, deadlock, False)
 
     def outbox(self, owner: int) -> bytes:
@@ -213,25 +329,30 @@ class Partition:
     def receive(self, *inboxes: bytes) -> Candidates:
         """Merge the outboxes addressed to this partition, one from each partition in order
         (its own is ignored; see the module docstring)."""
+        clock = self.clock
         best: dict[Hashable, tuple[Any, ...]] = {}
         seen = self.seen
-        for sender, data in enumerate(inboxes):
-            records = self._own_box.items() if sender == self.index else self._decoders[sender].decode(data)
-            for key, record in records:
-                if key in seen:
-                    continue
-                known = best.get(key)
-                if known is None or record[:2] < known[:2]:
-                    best[key] = record
+        with clock.phase("merge"):
+            for sender, data in enumerate(inboxes):
+                records = self._own_box.items() if sender == self.index else self._decoders[sender].decode(data)
+                for key, record in records:
+                    if key in seen:
+                        continue
+                    known = best.get(key)
+                    if known is None or record[:2] < known[:2]:
+                        best[key] = record
         self._own_box = {}
-        self._new = sorted((((r[0], r[1]), key, r) for key, r in best.items()), key=lambda item: item[0])
+        with clock.phase("sort"):
+            self._new = sorted((((r[0], r[1]), key, r) for key, r in best.items()), key=lambda item: item[0])
         violation = None
         if self._invariants:
-            for tag, key, record in self._new:
-                fault = first_violation(self._invariants, self._state(key, record))
-                if fault is not None:
-                    violation = (tag, *fault)
-                    break
+            with clock.phase("invariants"):
+                for tag, key, record in self._new:
+                    fault = first_violation(self._invariants, self._state(key, record))
+                    if fault is not None:
+                        violation = (tag, *fault)
+                        break
+        self.ahead.plan([(key, self._state(key, record)) for _, key, record in self._new])
         return Candidates(len(self._new), violation)
 
     @staticmethod
@@ -253,17 +374,25 @@ class Partition:
     def commit(self, threshold: Tag | None, base: int) -> tuple[int, int | None]:
         """Store the new states with a tag up to ``threshold`` (all when ``None``) as the next
         frontier; returns how many, and the local index of the state tagged ``threshold``."""
+        with self.clock.phase("commit"):
+            return self._commit(threshold, base)
+
+    def _commit(self, threshold: Tag | None, base: int) -> tuple[int, int | None]:
         frontier = []
+        moves = []
         last = None
         for tag, key, record in self._new:
             if threshold is not None and tag > threshold:
                 break
             index = self._store(key, record[2], record[3], record[1])
-            frontier.append((tag[0] * base + tag[1], index, self._state(key, record)))
+            state = self._state(key, record)
+            frontier.append((tag[0] * base + tag[1], index, state))
+            moves.append((key, index, state))
             if tag == threshold:
                 last = index
         self._new = []
         self.frontier = frontier
+        self.ahead.refile(moves)
         if self.coverage is not None and self._level_coverage is not None:
             self.coverage = self.coverage.merge([self._level_coverage])
             self._level_coverage = None
@@ -275,12 +404,27 @@ class Partition:
         """``(parent partition, parent index, position)`` of the state stored at ``index``."""
         return self.parent_part[index], self.parent_index[index], self.position[index]
 
-    def figures(self) -> tuple[int, int, float, int, int, Coverage | None]:
-        """States stored, bytes of the store, CPU seconds used, peak RSS, process id and coverage."""
+    def figures(self) -> tuple[int, int, float, int, int, Coverage | None, dict[str, float] | None]:
+        """States stored, bytes of the store, CPU seconds used, peak RSS, process id, coverage
+        and the seconds per phase (``None`` unless profiling, see :mod:`.timing`)."""
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
         links = sum(a.itemsize * len(a) for a in (self.parent_part, self.parent_index, self.position))
         cpu = time.process_time() - self._cpu_started
-        return len(self.seen), _keys_bytes(self.seen) + links, cpu, peak, os.getpid(), self.coverage
+        return len(self.seen), _keys_bytes(self.seen) + links, cpu, peak, os.getpid(), self.coverage, self._profile()
+
+    def _profile(self) -> dict[str, float] | None:
+        """The clock's report, with the expansion's time outside successors, keys and encoding."""
+        report = self.clock.report()
+        if report is not None:
+            inside = sum(report.get(name, 0.0) for name in ("successors", "key", "encode"))
+            report["expand other"] = report.pop("expand", 0.0) - inside
+        return report
+
+    def own_process(self) -> None:
+        """Tune the process this partition runs in alone (a worker process or a Ray actor): the
+        cyclic garbage collector runs less often, as in the one-worker search
+        (:data:`~.bfs.GC_FIRST_GENERATION`)."""
+        gc.set_threshold(GC_FIRST_GENERATION, *gc.get_threshold()[1:])
 
     def snapshot(self) -> bytes:
         """Everything this partition holds between levels (for a checkpoint), pickled."""
@@ -296,6 +440,7 @@ class Partition:
         self.seen = snapshot["seen"]
         self.parent_part, self.parent_index = snapshot["parent_part"], snapshot["parent_index"]
         self.position, self.frontier = snapshot["position"], snapshot["frontier"]
+        self.ahead.clear()
         if self.coverage is not None and snapshot["coverage"] is not None:
             self.coverage = snapshot["coverage"]
         return len(self.frontier)

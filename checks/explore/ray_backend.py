@@ -54,6 +54,7 @@ class RayBackend:
         self._actors: list[Any] = [
             remote.options(runtime_env=environment).remote(i, count, source, options) for i in range(count)
         ]
+        ray.get([actor.own_process.remote() for actor in self._actors])
 
     def call(self, method: str, arguments: Sequence[tuple[Any, ...] | None]) -> list[Any]:
         """Call the actors at once and wait for every answer."""

@@ -86,9 +86,15 @@ def _ref(number: int) -> Any:
     raise RuntimeError("read channel messages with ChannelDecoder")
 
 
+def _named_tuple(kind: type) -> bool:
+    """Whether ``kind`` is a named tuple class (``typing.NamedTuple`` or ``collections.namedtuple``)."""
+    return issubclass(kind, tuple) and hasattr(kind, "_fields") and hasattr(kind, "_make")
+
+
 def _internable(kind: type) -> bool:
-    """Whether records of ``kind`` are interned: frozen hashable dataclasses, and enums."""
-    if isinstance(kind, enum.EnumMeta):
+    """Whether records of ``kind`` are interned: frozen hashable dataclasses, named tuples
+    and enums."""
+    if isinstance(kind, enum.EnumMeta) or _named_tuple(kind):
         return True
     params = getattr(kind, "__dataclass_params__", None)
     return params is not None and params.frozen and kind.__hash__ is not None
@@ -121,15 +127,15 @@ class _ChannelPickler(pickle.Pickler):
         number = table[value] = self._encoder.count
         self._encoder.count += 1
         names, defaults = layout
-        if not names and isinstance(value, enum.Enum):
-            return _new, (number, kind, names, (value.value,), defaults)
+        if not names:  # an enum member by value, a named tuple by its items
+            return _new, (number, kind, names, (value.value,) if isinstance(value, enum.Enum) else tuple(value), defaults)
         return _new, (number, kind, names, tuple(getattr(value, name) for name in names), defaults)
 
 
 def _fields(kind: type, value: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
-    """An enum: no fields (it is sent by value); a dataclass: its compared fields and the
-    defaults of the others (caches)."""
-    if isinstance(value, enum.Enum):
+    """An enum or a named tuple: no fields (it is sent by value, by items); a dataclass: its
+    compared fields and the defaults of the others (caches)."""
+    if isinstance(value, enum.Enum) or isinstance(value, tuple):
         return (), ()
     every = dataclasses.fields(value)
     names = tuple(f.name for f in every if f.compare)
@@ -142,7 +148,7 @@ class ChannelEncoder:
 
     States sent between workers share most of their records (nodes, applications, usages), and
     so do the states sent on one channel over a run. The encoder numbers every frozen record
-    (dataclass or enum) it sends: the first time it writes the record's class and compared
+    (dataclass, named tuple or enum) it sends: the first time it writes the record's class and compared
     fields, afterwards only its number; the :class:`ChannelDecoder` at the other end keeps the
     records it rebuilt by number and hands out the same object again. So each record crosses a
     channel once (until the tables are started afresh past :data:`CHANNEL_LIMIT` records, which
@@ -204,8 +210,15 @@ class ChannelDecoder:
     def rebuild(
         self, number: int, kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...]
     ) -> Any:
-        """Record ``number``: an enum member by value, or a dataclass with its compared
-        ``names`` set to ``values`` and its caches to their ``defaults`` (see :func:`_rebuild`)."""
-        record = kind(values[0]) if isinstance(kind, enum.EnumMeta) else _rebuild(kind, names, values, defaults)
+        """Record ``number``: an enum member by value, a named tuple of ``values``, or a
+        dataclass with its compared ``names`` set to ``values`` and its caches to their
+        ``defaults`` (see :func:`_rebuild`)."""
+        record: Any
+        if isinstance(kind, enum.EnumMeta):
+            record = kind(values[0])
+        elif issubclass(kind, tuple):
+            record = kind._make(values)  # type: ignore[attr-defined]
+        else:
+            record = _rebuild(kind, names, values, defaults)
         self.records[number] = record
         return record

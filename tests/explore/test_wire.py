@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import pickle
-from typing import Any
+from typing import Any, NamedTuple
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -46,10 +46,18 @@ class Node:
     cache: int = dataclasses.field(default=-1, compare=False)
 
 
+class Pair(NamedTuple):
+    """A named tuple record (as the model's states are)."""
+
+    first: Any
+    second: Any = ()
+
+
 def _trees() -> st.SearchStrategy[Any]:
     # no int equal to a Colour member: equal values of different types are not told apart
     leaves = st.builds(Leaf, st.integers(0, 3), st.sampled_from(Colour)) | st.sampled_from(Shade) | st.integers(5, 8)
-    return st.recursive(leaves, lambda inner: st.builds(Node, inner, inner) | st.tuples(inner, inner), max_leaves=8)
+    branches = lambda inner: st.builds(Node, inner, inner) | st.tuples(inner, inner) | st.builds(Pair, inner, inner)  # noqa: E731
+    return st.recursive(leaves, branches, max_leaves=8)
 
 
 @settings(max_examples=60, deadline=None)
@@ -93,6 +101,16 @@ def test_a_record_crosses_a_channel_once_and_is_shared_after() -> None:
     assert one == two == targets
     assert all(a is b for a, b in zip(one, two))  # the same records, not copies
     assert all(hash(a) == hash(b) for a, b in zip(one, targets))
+
+
+def test_a_named_tuple_record_crosses_a_channel_once() -> None:
+    shared = Pair(Leaf(1, Colour.RED), (Shade.DARK,))
+    encoder, decoder = ChannelEncoder(), ChannelDecoder()
+    first = decoder.decode(encoder.encode([shared, Pair(shared)]))
+    again = encoder.encode([Pair(shared)])
+    assert first == [shared, Pair(shared)] and type(first[1]) is Pair and first[1].first is first[0]
+    assert decoder.decode(again)[0] is first[1]  # by number: the same record
+    assert len(again) < len(ChannelEncoder().encode([Pair(shared)]))
 
 
 def test_messages_must_be_read_in_order() -> None:
