@@ -605,6 +605,12 @@ STATE_INVARIANTS: tuple[Invariant, ...] = tuple(i for i in INVARIANTS if not i.i
 #: The step invariants (checked after the steps that can break them).
 STEP_INVARIANTS: tuple[Invariant, ...] = tuple(i for i in INVARIANTS if i.is_step)
 
+#: The fields of a scheduler state the state invariants read (besides the world): a state
+#: invariant's verdict is a function of these fields alone (not of the clock, proposals, marks
+#: or sorter caches), so a model may remember it by them
+#: (:mod:`yarnspec.spec.scheduler_verdicts`). A state invariant added here must keep to them.
+ACCOUNTING_FIELDS: tuple[str, ...] = ("next_container", "nodes", "apps", "queues", "users", "containers")
+
 
 def check_state(world: World, state: SchedulerState) -> list[tuple[str, str]]:
     """``(name, message)`` of every state invariant ``state`` violates."""
