@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from operator import add
 
 from yarnspec.impl.resources import ZERO, Resource
@@ -47,7 +46,7 @@ from .scheduler_limits import am_limit, partition_capacity, queue_maximum, user_
 from .scheduler_sums import Sums, Table
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """What an invariant looks at: the state ``after`` a step (for a state invariant, any
     reachable state), and for a step invariant the state ``before`` it and the ``action``
@@ -57,18 +56,32 @@ class Step:
     after: SchedulerState
     before: SchedulerState | None = None
     action: Action | None = None
+    # computed on first use (a plain slot: functools.cached_property takes a lock per read)
+    _sums: Sums | None = field(default=None, init=False, repr=False, compare=False)
+    _new_containers: tuple[Container, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @property
     def sums(self) -> Sums:
         """The sums every state invariant compares with (one pass over the state)."""
-        return Sums.of(self.world, self.after)
+        sums = self._sums
+        if sums is None:
+            sums = self._sums = Sums.of(self.world, self.after)
+        return sums
 
-    @cached_property
+    @property
     def new_containers(self) -> tuple[Container, ...]:
         """The containers of the state after that the state before does not have (computed
         once, shared by the step invariants of one step)."""
-        old = {c.cid for c in self.prior.containers}
-        return tuple(c for c in self.after.containers if c.cid not in old)
+        new = self._new_containers
+        if new is None:
+            before, after = self.prior.containers, self.after.containers
+            if after is before:
+                new = ()
+            else:
+                old = {c.cid for c in before}
+                new = tuple(c for c in after if c.cid not in old)
+            self._new_containers = new
+        return new
 
     @property
     def prior(self) -> SchedulerState:
