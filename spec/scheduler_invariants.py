@@ -42,7 +42,7 @@ from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerSt
 from yarnspec.impl.scheduler.world import World
 
 from .property import Property, docstring_parts
-from .scheduler_limits import am_limit, partition_capacity, queue_maximum, user_limit
+from .scheduler_limits import Limits, am_limit
 from .scheduler_sums import Sums, Table
 
 
@@ -56,6 +56,8 @@ class Step:
     after: SchedulerState
     before: SchedulerState | None = None
     action: Action | None = None
+    #: The reference limits to read (a model passes its own, remembered across steps).
+    limits: Limits | None = None
     # computed on first use (a plain slot: functools.cached_property takes a lock per read)
     _sums: Sums | None = field(default=None, init=False, repr=False, compare=False)
     _new_containers: tuple[Container, ...] | None = field(default=None, init=False, repr=False, compare=False)
@@ -82,6 +84,13 @@ class Step:
                 new = tuple(c for c in after if c.cid not in old)
             self._new_containers = new
         return new
+
+    @property
+    def reference(self) -> Limits:
+        """The reference limits: :attr:`limits`, or a cache of this step's own."""
+        if self.limits is None:
+            self.limits = Limits(self.world)
+        return self.limits
 
     @property
     def prior(self) -> SchedulerState:
@@ -484,12 +493,12 @@ def allocation_within_queue_max(step: Step) -> str | None:
     new = step.new_containers
     if not new:
         return None
-    world, before, after = step.world, step.prior, step.after
+    world, before, after, limits = step.world, step.prior, step.after, step.reference
     for c in new:  # the limits of the state the allocation read
         p = world.node_partition[c.node]
         ignore = world.apps[c.app].requests[c.request].partition != p
         for q in world.ancestors(world.apps[c.app].queue):
-            limit = partition_capacity(world, before, p) if ignore else queue_maximum(world, before, q, p)
+            limit = limits.partition_capacity(before, p) if ignore else limits.queue_maximum(before, q, p)
             if not world.calculator.fits_in(after.queues[q].used[p], limit):
                 return f"c{c.cid} takes {world.queues[q].path} to {after.queues[q].used[p]}, over its maximum {limit}"
     return None
@@ -503,13 +512,13 @@ def allocation_within_user_limit(step: Step) -> str | None:
     new = step.new_containers
     if not new:
         return None
-    world, before, after = step.world, step.prior, step.after
-    cluster = _sum(partition_capacity(world, before, p) for p in range(len(world.partitions)))
+    world, before, after, limits = step.world, step.prior, step.after, step.reference
+    cluster = _sum(limits.partition_capacity(before, p) for p in range(len(world.partitions)))
     for c in new:  # the limit of the state the allocation read
         info = world.apps[c.app]
         p = world.node_partition[c.node]
         ignore = info.requests[c.request].partition != p
-        limit = user_limit(world, before, info.queue, p, ignore)
+        limit = limits.user_limit(before, info.queue, p, ignore)
         used = before.users[info.user].used[p] - _released_reservations(before, after, c.app)
         if world.calculator.greater(cluster, used, limit):
             return f"c{c.cid} given to user {world.users[info.user][1]} whose used {used} is over its limit {limit}"

@@ -35,6 +35,7 @@ from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNod
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.property_catalogue import ProgressProperty, PropertyCatalogue
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant as ModelInvariant, Step
+from yarnspec.spec.scheduler_limits import Limits
 from yarnspec.spec.scheduler_verdicts import Verdicts
 from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
 
@@ -82,7 +83,8 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         }
         self._symmetry = Symmetry.of(world)
         self._step_invariants = _by_kind((*STEP_INVARIANTS, *(i for i in self._extra_invariants if i.is_step)))
-        #: The invariants' verdicts, remembered by the part of a state they read.
+        #: The invariants' verdicts and reference limits, remembered by the parts of a state they read.
+        self.limits = Limits(world)
         self.verdicts = Verdicts(world, tuple(inv for inv in (*STATE_INVARIANTS, *self._extra_invariants) if not inv.is_step))
         #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
         self.memo = Memo(world)
@@ -109,7 +111,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
             broken: tuple[tuple[str, str], ...] = ()
             checks = by_kind.get(kind(action))
             if checks:
-                step = Step(world, after, before, action)
+                step = Step(world, after, before, action, self.limits)
                 broken = tuple((inv.name, message) for inv in checks if (message := inv.predicate(step)) is not None)
             out.append((action, ModelState(renumber_containers(after) if endless else after, broken)))
         return out
