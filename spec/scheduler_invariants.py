@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from operator import add
 
 from yarnspec.impl.resources import ZERO, Resource
@@ -43,11 +42,11 @@ from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerSt
 from yarnspec.impl.scheduler.world import World
 
 from .property import Property, docstring_parts
-from .scheduler_limits import am_limit, partition_capacity, queue_maximum, user_limit
+from .scheduler_limits import Limits, am_limit
 from .scheduler_sums import Sums, Table
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """What an invariant looks at: the state ``after`` a step (for a state invariant, any
     reachable state), and for a step invariant the state ``before`` it and the ``action``
@@ -57,18 +56,41 @@ class Step:
     after: SchedulerState
     before: SchedulerState | None = None
     action: Action | None = None
+    #: The reference limits to read (a model passes its own, remembered across steps).
+    limits: Limits | None = None
+    # computed on first use (a plain slot: functools.cached_property takes a lock per read)
+    _sums: Sums | None = field(default=None, init=False, repr=False, compare=False)
+    _new_containers: tuple[Container, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @property
     def sums(self) -> Sums:
         """The sums every state invariant compares with (one pass over the state)."""
-        return Sums.of(self.world, self.after)
+        sums = self._sums
+        if sums is None:
+            sums = self._sums = Sums.of(self.world, self.after)
+        return sums
 
-    @cached_property
+    @property
     def new_containers(self) -> tuple[Container, ...]:
         """The containers of the state after that the state before does not have (computed
         once, shared by the step invariants of one step)."""
-        old = {c.cid for c in self.prior.containers}
-        return tuple(c for c in self.after.containers if c.cid not in old)
+        new = self._new_containers
+        if new is None:
+            before, after = self.prior.containers, self.after.containers
+            if after is before:
+                new = ()
+            else:
+                old = {c.cid for c in before}
+                new = tuple(c for c in after if c.cid not in old)
+            self._new_containers = new
+        return new
+
+    @property
+    def reference(self) -> Limits:
+        """The reference limits: :attr:`limits`, or a cache of this step's own."""
+        if self.limits is None:
+            self.limits = Limits(self.world)
+        return self.limits
 
     @property
     def prior(self) -> SchedulerState:
@@ -471,12 +493,12 @@ def allocation_within_queue_max(step: Step) -> str | None:
     new = step.new_containers
     if not new:
         return None
-    world, before, after = step.world, step.prior, step.after
+    world, before, after, limits = step.world, step.prior, step.after, step.reference
     for c in new:  # the limits of the state the allocation read
         p = world.node_partition[c.node]
         ignore = world.apps[c.app].requests[c.request].partition != p
         for q in world.ancestors(world.apps[c.app].queue):
-            limit = partition_capacity(world, before, p) if ignore else queue_maximum(world, before, q, p)
+            limit = limits.partition_capacity(before, p) if ignore else limits.queue_maximum(before, q, p)
             if not world.calculator.fits_in(after.queues[q].used[p], limit):
                 return f"c{c.cid} takes {world.queues[q].path} to {after.queues[q].used[p]}, over its maximum {limit}"
     return None
@@ -490,13 +512,13 @@ def allocation_within_user_limit(step: Step) -> str | None:
     new = step.new_containers
     if not new:
         return None
-    world, before, after = step.world, step.prior, step.after
-    cluster = _sum(partition_capacity(world, before, p) for p in range(len(world.partitions)))
+    world, before, after, limits = step.world, step.prior, step.after, step.reference
+    cluster = _sum(limits.partition_capacity(before, p) for p in range(len(world.partitions)))
     for c in new:  # the limit of the state the allocation read
         info = world.apps[c.app]
         p = world.node_partition[c.node]
         ignore = info.requests[c.request].partition != p
-        limit = user_limit(world, before, info.queue, p, ignore)
+        limit = limits.user_limit(before, info.queue, p, ignore)
         used = before.users[info.user].used[p] - _released_reservations(before, after, c.app)
         if world.calculator.greater(cluster, used, limit):
             return f"c{c.cid} given to user {world.users[info.user][1]} whose used {used} is over its limit {limit}"
@@ -604,6 +626,12 @@ STATE_INVARIANTS: tuple[Invariant, ...] = tuple(i for i in INVARIANTS if not i.i
 
 #: The step invariants (checked after the steps that can break them).
 STEP_INVARIANTS: tuple[Invariant, ...] = tuple(i for i in INVARIANTS if i.is_step)
+
+#: The fields of a scheduler state the state invariants read (besides the world): a state
+#: invariant's verdict is a function of these fields alone (not of the clock, proposals, marks
+#: or sorter caches), so a model may remember it by them
+#: (:mod:`yarnspec.spec.scheduler_verdicts`). A state invariant added here must keep to them.
+ACCOUNTING_FIELDS: tuple[str, ...] = ("next_container", "nodes", "apps", "queues", "users", "containers")
 
 
 def check_state(world: World, state: SchedulerState) -> list[tuple[str, str]]:

@@ -12,11 +12,17 @@ generated states and that a bug planted in the implementation's user limit is no
 
 Rounding follows Hadoop's ``Resources``: the default calculator rounds memory and sets vcores
 to 1 when memory is positive, DRF rounds every type.
+
+:class:`Limits` remembers the queue maximum and user limit by the records they read (a step
+invariant asks for them after every allocating step, and few distinct inputs recur: 28 among
+the 4,530 allocations of ``async-double-commit``); a model owns one, as it owns its other
+caches.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable
 
 from yarnspec.impl.resources import ZERO, Resource, f32, java_long
 from yarnspec.impl.scheduler.state import AppPhase, SchedulerState
@@ -182,3 +188,36 @@ def am_limit(world: World, state: SchedulerState, leaf: int, partition: int) -> 
         if world.calculator.fits_in(guarantee, current):
             usable = current
     return _normalize_up(world, usable, f32(world.queues[leaf].config.max_am_percent))
+
+
+class Limits:
+    """:func:`queue_maximum` and :func:`user_limit` of one world, remembered by the parts of
+    the state they read (the nodes; for the user limit also the users and the applications),
+    so equal inputs are computed once. An explicit cache owned by one model, bounded: when it
+    holds ``capacity`` entries it starts again empty."""
+
+    def __init__(self, world: World, capacity: int = 1 << 12) -> None:
+        self.world = world
+        self.capacity = capacity
+        self._known: dict[Hashable, Resource] = {}
+
+    def _remembered(self, key: Hashable, compute: Callable[[], Resource]) -> Resource:
+        found = self._known.get(key)
+        if found is None:
+            if len(self._known) >= self.capacity:
+                self._known.clear()
+            found = self._known[key] = compute()
+        return found
+
+    def queue_maximum(self, state: SchedulerState, queue: int, partition: int) -> Resource:
+        """:func:`queue_maximum` (it reads only the nodes of ``state``)."""
+        return self._remembered(("max", state.nodes, queue, partition), lambda: queue_maximum(self.world, state, queue, partition))
+
+    def partition_capacity(self, state: SchedulerState, partition: int) -> Resource:
+        """:func:`partition_capacity` (it reads only the nodes of ``state``)."""
+        return self._remembered(("partition", state.nodes, partition), lambda: partition_capacity(self.world, state, partition))
+
+    def user_limit(self, state: SchedulerState, leaf: int, partition: int, ignore_exclusivity: bool) -> Resource:
+        """:func:`user_limit` (it reads only the nodes, users and applications of ``state``)."""
+        key = ("user", state.nodes, state.users, state.apps, leaf, partition, ignore_exclusivity)
+        return self._remembered(key, lambda: user_limit(self.world, state, leaf, partition, ignore_exclusivity))

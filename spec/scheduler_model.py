@@ -35,6 +35,8 @@ from yarnspec.impl.scheduler.variants import CommitCheck, HeadroomRule, MultiNod
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.property_catalogue import ProgressProperty, PropertyCatalogue
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant as ModelInvariant, Step
+from yarnspec.spec.scheduler_limits import Limits
+from yarnspec.spec.scheduler_verdicts import Verdicts
 from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
 
 PREFIX = "yarn.scheduler.capacity."
@@ -81,6 +83,9 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         }
         self._symmetry = Symmetry.of(world)
         self._step_invariants = _by_kind((*STEP_INVARIANTS, *(i for i in self._extra_invariants if i.is_step)))
+        #: The invariants' verdicts and reference limits, remembered by the parts of a state they read.
+        self.limits = Limits(world)
+        self.verdicts = Verdicts(world, tuple(inv for inv in (*STATE_INVARIANTS, *self._extra_invariants) if not inv.is_step))
         #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
         self.memo = Memo(world)
         #: Action kinds the model never takes (its environment keeps quiet; none here).
@@ -107,7 +112,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
             broken: tuple[tuple[str, str], ...] = ()
             checks = by_kind.get(entry.name)
             if checks:
-                step = Step(world, after, before, action)
+                step = Step(world, after, before, action, self.limits)
                 broken = tuple((inv.name, message) for inv in checks if (message := inv.predicate(step)) is not None)
             out.append((action, ModelState(renumber_containers(after) if endless else after, broken)))
         return out
@@ -134,9 +139,9 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
 
     def invariants(self) -> list[Invariant[ModelState]]:
         """Every state invariant of the catalogue, then every step invariant."""
-        last = _LastStep(self.world)
+        verdicts = self.verdicts
         found: list[Invariant[ModelState]] = [
-            Invariant(inv.name, _state_check(last, inv), inv.summary) for inv in (*STATE_INVARIANTS, *self._extra_invariants) if not inv.is_step
+            Invariant(inv.name, _state_check(verdicts, index), inv.summary) for index, inv in enumerate(verdicts.state_invariants)
         ]
         found += [Invariant(inv.name, _step_check(inv.name), inv.summary) for inv in (*STEP_INVARIANTS, *self._extra_invariants) if inv.is_step]
         return found
@@ -180,26 +185,18 @@ def _progress(world: World, prop: ProgressProperty) -> Progress[ModelState]:
     return leads_to(prop.name, premise, goal, prop.fair_classes(world), prop.description)
 
 
-class _LastStep:
-    """The :class:`Step` of the state checked last. The explorer checks every invariant of one
-    state in a row, so the sums they share are computed once per state; the entry holds its
-    state, so comparing by identity is safe."""
+def _state_check(verdicts: Verdicts, index: int) -> Callable[[ModelState], str | None]:
+    """The check of state invariant ``index`` of ``verdicts`` on model states (``None`` at once
+    in a state where every remembered invariant is known to hold)."""
+    verdict = verdicts.state_verdict
+    if not verdicts.remembered(index):
+        return lambda state: verdict(index, state.scheduler)
 
-    def __init__(self, world: World) -> None:
-        self.world = world
-        self.step: Step | None = None
+    def check(state: ModelState) -> str | None:
+        scheduler = state.scheduler
+        return None if scheduler is verdicts.clean else verdict(index, scheduler)
 
-    def of(self, state: SchedulerState) -> Step:
-        """The step whose state after is ``state``."""
-        step = self.step
-        if step is None or step.after is not state:
-            step = self.step = Step(self.world, state)
-        return step
-
-
-def _state_check(last: _LastStep, invariant: ModelInvariant) -> Callable[[ModelState], str | None]:
-    predicate = invariant.predicate
-    return lambda state: predicate(last.of(state.scheduler))
+    return check
 
 
 def _by_kind(invariants: Sequence[ModelInvariant]) -> dict[str, tuple[ModelInvariant, ...]]:

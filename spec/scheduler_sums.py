@@ -25,7 +25,15 @@ Values = tuple[int, ...] | None  # None: nothing summed yet
 
 
 def _plus(total: Values, values: tuple[int, ...]) -> tuple[int, ...]:
-    return values if total is None else tuple(map(add, total, values))
+    """``total + values`` componentwise (over the components both have); ``values`` as a plain
+    tuple when nothing was summed yet (a :class:`Resource` is a tuple of its components)."""
+    if total is None:
+        return values if type(values) is tuple else tuple(values)
+    return tuple(map(add, total, values))
+
+
+#: The container states that hold node resource (``ContainerState.live``).
+_LIVE = frozenset(state for state in ContainerState if state.live)
 
 
 _ZERO_VALUES = ZERO.values
@@ -41,7 +49,7 @@ class Table(dict[tuple[int, int], tuple[int, ...]]):
     def plus(self, owner: int, partition: int, resource: Resource) -> None:
         """Add ``resource`` to the owner's sum in the partition."""
         key = (owner, partition)
-        self[key] = _plus(self.get(key), resource.values)
+        self[key] = _plus(self.get(key), resource)
 
     def total(self, owner: int, partition: int) -> Resource:
         """The owner's sum in the partition."""
@@ -80,47 +88,57 @@ class Sums:
 
     @staticmethod
     def of(world: World, state: SchedulerState) -> Sums:
-        """The sums of ``state``: one pass over the containers, one over the applications."""
+        """The sums of ``state``: one pass over the containers, one over the applications
+        (on the resources' component tuples: no resource is built while summing)."""
         nodes, apps, parts = len(state.nodes), len(state.apps), len(world.partitions)
+        node_partition = world.node_partition
         counts = [0] * nodes
         node_live: list[Values] = [None] * nodes
         app_live, app_reserved = Table(), Table()
         ams: list[list[int]] = [[] for _ in range(apps)]
         for c in state.containers:
-            on_node = 0 <= c.node < nodes
-            live = c.state in (ContainerState.ALLOCATED, ContainerState.RUNNING)
+            node, app, resource = c.node, c.app, c.resource
+            on_node = 0 <= node < nodes
+            live = c.state in _LIVE
             if on_node:
-                counts[c.node] += 1
+                counts[node] += 1
                 if live:
-                    node_live[c.node] = _plus(node_live[c.node], c.resource.values)
-            if not 0 <= c.app < apps:
+                    node_live[node] = _plus(node_live[node], resource)
+            if not 0 <= app < apps:
                 continue
             if live and c.request == 0:
-                ams[c.app].append(c.cid)
+                ams[app].append(c.cid)
             if not on_node:
                 continue
-            p = world.node_partition[c.node]
             if live:
-                app_live.plus(c.app, p, c.resource)
+                table = app_live
             elif c.state == ContainerState.RESERVED:
-                app_reserved.plus(c.app, p, c.resource)
-        tables = [Table() for _ in range(8)]
-        q_used, q_reserved, q_pending, q_am, u_used, u_reserved, u_pending, u_am = tables
-        for index, app in enumerate(state.apps):
-            if app is None:
+                table = app_reserved
+            else:
+                continue
+            key = (app, node_partition[node])
+            table[key] = _plus(table.get(key), resource)
+        q_used, q_reserved, q_pending, q_am = Table(), Table(), Table(), Table()
+        u_used, u_reserved, u_pending, u_am = Table(), Table(), Table(), Table()
+        for index, app_state in enumerate(state.apps):
+            if app_state is None:
                 continue
             info = world.apps[index]
+            queue, user = info.queue, info.user
             for p in range(parts):
-                reserved, pending = app.reserved[p], app.pending[p]
-                used = Resource(_plus(app.used[p].values, reserved.values))
-                for owner, used_t, reserved_t, pending_t in ((info.queue, q_used, q_reserved, q_pending), (info.user, u_used, u_reserved, u_pending)):
-                    used_t.plus(owner, p, used)
-                    reserved_t.plus(owner, p, reserved)
-                    pending_t.plus(owner, p, pending)
-            if app.phase == AppPhase.ACTIVE:
+                reserved, pending = app_state.reserved[p], app_state.pending[p]
+                used = _plus(app_state.used[p], reserved)
+                for table, owner, values in (
+                    (q_used, queue, used), (q_reserved, queue, reserved), (q_pending, queue, pending),
+                    (u_used, user, used), (u_reserved, user, reserved), (u_pending, user, pending),
+                ):  # fmt: skip
+                    key = (owner, p)
+                    table[key] = _plus(table.get(key), values)
+            if app_state.phase == AppPhase.ACTIVE:
                 am = info.requests[0].capability
-                q_am.plus(info.queue, info.am_partition, am)
-                u_am.plus(info.user, info.am_partition, am)
+                for table, owner in ((q_am, queue), (u_am, user)):
+                    key = (owner, info.am_partition)
+                    table[key] = _plus(table.get(key), am)
         return Sums(
             tuple(counts),
             tuple(_resource(v) for v in node_live),

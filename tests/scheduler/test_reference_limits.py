@@ -82,3 +82,32 @@ def test_a_bug_in_the_implementations_user_limit_is_caught(monkeypatch: pytest.M
     monkeypatch.setattr(limits, "_compute_user_limit", no_limit)
     message, _ = _first_user_limit_fault(_user_capped_world())
     assert message is not None and "user u" in message and "over its limit <4096" in message
+
+
+class _NodesUsersApps:
+    """A state offering only the nodes, users and applications (reading anything else fails)."""
+
+    __slots__ = ("nodes", "users", "apps")
+
+    def __init__(self, state: SchedulerState) -> None:
+        self.nodes, self.users, self.apps = state.nodes, state.users, state.apps
+
+
+@settings(max_examples=60, deadline=None)
+@given(walks())
+def test_remembered_limits_are_the_limits_of_each_state(walk: tuple[World, list[Step]]) -> None:
+    """:class:`reference.Limits` answers what the functions compute on every state of a walk
+    (one cache across the walk, so figures are read back from earlier states with equal
+    inputs), and the functions read no more than what the cache keys them by."""
+    world, steps = walk
+    remembered = reference.Limits(world, capacity=8)
+    for state in [start(world), *(after for _, _, after in steps)]:
+        part = _NodesUsersApps(state)
+        for p in range(len(world.partitions)):
+            assert remembered.partition_capacity(state, p) == reference.partition_capacity(world, part, p)  # type: ignore[arg-type]
+            for q in range(len(world.queues)):
+                assert remembered.queue_maximum(state, q, p) == reference.queue_maximum(world, part, q, p)  # type: ignore[arg-type]
+            for leaf in world.leaves:
+                for ignore in (False, True):
+                    assert remembered.user_limit(state, leaf, p, ignore) == reference.user_limit(world, part, leaf, p, ignore)  # type: ignore[arg-type]
+        assert len(remembered._known) <= 8
