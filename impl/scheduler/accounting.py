@@ -44,8 +44,8 @@ def _add(vector: tuple[Resource, ...], index: int, amount: Resource) -> tuple[Re
     return _plus(vector, index, amount)
 
 
-# The records below are rebuilt directly rather than through ``dataclasses.replace``: these are
-# the explorer's hottest allocations, and ``replace`` inspects the fields on every call.
+# The records below are rebuilt directly rather than through ``_replace``: these are the
+# explorer's hottest allocations, and ``_replace`` goes through a dict of keywords per call.
 
 
 def _charge_usage(
@@ -183,21 +183,22 @@ class Edit:
             killable = state.killable
         else:
             killable = tuple(cid for cid in state.killable if cid in live)
+        # In field order, positionally (keywords cost a NamedTuple a dict per call).
         return SchedulerState(
-            clock=self.clock,
-            next_container=self.next_container,
-            next_app=self.next_app,
-            nodes=tuple(self.nodes),
-            apps=tuple(self.apps),
-            queues=tuple(self.queues),
-            users=tuple(self.users),
-            containers=containers,
-            proposals=proposals,
-            marks=marks,
-            node_order=self.node_order,
-            sorted_at=self.sorted_at,
-            monitor_at=self.monitor_at,
-            killable=killable,
+            self.clock,
+            self.next_container,
+            self.next_app,
+            tuple(self.nodes),
+            tuple(self.apps),
+            tuple(self.queues),
+            tuple(self.users),
+            containers,
+            proposals,
+            marks,
+            self.node_order,
+            self.sorted_at,
+            self.monitor_at,
+            killable,
         )
 
     # -- reading ----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 from ..resources import Resource
@@ -105,15 +105,14 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
     cids = _container_ranks(state)
     if all(old == new for old, new in cids.items()) and state.next_container == len(cids) - 1:
         return state
-    return replace(
-        state,
+    return state._replace(
         next_container=len(cids) - 1,  # the ranks and NONE
-        nodes=tuple(replace(n, reserved=cids[n.reserved]) for n in state.nodes),
-        apps=tuple(None if a is None else replace(a, am_container=cids[a.am_container]) for a in state.apps),
-        containers=tuple(replace(c, cid=cids[c.cid]) for c in state.containers),
+        nodes=tuple(n._replace(reserved=cids[n.reserved]) for n in state.nodes),
+        apps=tuple(None if a is None else a._replace(am_container=cids[a.am_container]) for a in state.apps),
+        containers=tuple(c._replace(cid=cids[c.cid]) for c in state.containers),
         proposals=tuple(
             sorted(
-                replace(p, from_reserved=cids[p.from_reserved], release=cids[p.release], kill=tuple(cids[c] for c in p.kill))
+                p._replace(from_reserved=cids[p.from_reserved], release=cids[p.release], kill=tuple(cids[c] for c in p.kill))
                 for p in state.proposals
             )
         ),
