@@ -86,16 +86,23 @@ def _ref(number: int) -> Any:
     raise RuntimeError("read channel messages with ChannelDecoder")
 
 
+def _named_tuple(kind: type) -> bool:
+    """Whether ``kind`` is a named tuple class (a tuple with named fields)."""
+    return issubclass(kind, tuple) and isinstance(getattr(kind, "_fields", None), tuple)
+
+
 def _internable(kind: type) -> bool:
-    """Whether records of ``kind`` are interned: frozen hashable dataclasses, and enums."""
-    if isinstance(kind, enum.EnumMeta):
+    """Whether records of ``kind`` are interned: frozen hashable dataclasses, named tuples, and
+    enums."""
+    if isinstance(kind, enum.EnumMeta) or _named_tuple(kind):
         return True
     params = getattr(kind, "__dataclass_params__", None)
     return params is not None and params.frozen and kind.__hash__ is not None
 
 
 class _ChannelPickler(pickle.Pickler):
-    """Writes each record (frozen dataclass or enum) once per channel, then by its number."""
+    """Writes each record (frozen dataclass, named tuple or enum) once per channel, then by its
+    number."""
 
     def __init__(self, buffer: io.BytesIO, tables: dict[type, dict[Any, int]], encoder: ChannelEncoder) -> None:
         super().__init__(buffer, protocol=5)
@@ -127,10 +134,12 @@ class _ChannelPickler(pickle.Pickler):
 
 
 def _fields(kind: type, value: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
-    """An enum: no fields (it is sent by value); a dataclass: its compared fields and the
-    defaults of the others (caches)."""
+    """An enum: no fields (it is sent by value); a named tuple: its fields; a dataclass: its
+    compared fields and the defaults of the others (caches)."""
     if isinstance(value, enum.Enum):
         return (), ()
+    if _named_tuple(kind):
+        return kind._fields, ()  # type: ignore[attr-defined]
     every = dataclasses.fields(value)
     names = tuple(f.name for f in every if f.compare)
     defaults = tuple((f.name, f.default) for f in every if not f.compare and f.default is not dataclasses.MISSING)
@@ -142,7 +151,7 @@ class ChannelEncoder:
 
     States sent between workers share most of their records (nodes, applications, usages), and
     so do the states sent on one channel over a run. The encoder numbers every frozen record
-    (dataclass or enum) it sends: the first time it writes the record's class and compared
+    (dataclass, named tuple or enum) it sends: the first time it writes the record's class and compared
     fields, afterwards only its number; the :class:`ChannelDecoder` at the other end keeps the
     records it rebuilt by number and hands out the same object again. So each record crosses a
     channel once (until the tables are started afresh past :data:`CHANNEL_LIMIT` records, which
@@ -204,8 +213,14 @@ class ChannelDecoder:
     def rebuild(
         self, number: int, kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...]
     ) -> Any:
-        """Record ``number``: an enum member by value, or a dataclass with its compared
-        ``names`` set to ``values`` and its caches to their ``defaults`` (see :func:`_rebuild`)."""
-        record = kind(values[0]) if isinstance(kind, enum.EnumMeta) else _rebuild(kind, names, values, defaults)
+        """Record ``number``: an enum member by value, a named tuple of ``values``, or a
+        dataclass with its compared ``names`` set to ``values`` and its caches to their
+        ``defaults`` (see :func:`_rebuild`)."""
+        if isinstance(kind, enum.EnumMeta):
+            record = kind(values[0])
+        elif _named_tuple(kind):
+            record = tuple.__new__(kind, values)
+        else:
+            record = _rebuild(kind, names, values, defaults)
         self.records[number] = record
         return record

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import pickle
-from typing import Any
+from typing import Any, NamedTuple
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -46,10 +46,18 @@ class Node:
     cache: int = dataclasses.field(default=-1, compare=False)
 
 
+class Pair(NamedTuple):
+    """A named tuple record (as the scheduler's state records are); equal to a plain tuple of
+    the same items, but sent and read back as a ``Pair``."""
+
+    left: Any
+    right: Any
+
+
 def _trees() -> st.SearchStrategy[Any]:
     # no int equal to a Colour member: equal values of different types are not told apart
     leaves = st.builds(Leaf, st.integers(0, 3), st.sampled_from(Colour)) | st.sampled_from(Shade) | st.integers(5, 8)
-    return st.recursive(leaves, lambda inner: st.builds(Node, inner, inner) | st.tuples(inner, inner), max_leaves=8)
+    return st.recursive(leaves, lambda inner: st.builds(Node, inner, inner) | st.builds(Pair, inner, inner) | st.tuples(inner, inner), max_leaves=8)
 
 
 @settings(max_examples=60, deadline=None)
@@ -93,6 +101,14 @@ def test_a_record_crosses_a_channel_once_and_is_shared_after() -> None:
     assert one == two == targets
     assert all(a is b for a, b in zip(one, two))  # the same records, not copies
     assert all(hash(a) == hash(b) for a, b in zip(one, targets))
+
+
+def test_a_named_tuple_record_is_interned_as_a_dataclass_is() -> None:
+    encoder, decoder = ChannelEncoder(), ChannelDecoder()
+    (first,) = decoder.decode(encoder.encode([Pair(1, Leaf(2, Colour.RED))]))
+    (again,) = decoder.decode(encoder.encode([Pair(1, Leaf(2, Colour.RED))]))
+    assert type(first) is Pair and first == Pair(1, Leaf(2, Colour.RED))
+    assert again is first  # sent once, then by number
 
 
 def test_messages_must_be_read_in_order() -> None:
