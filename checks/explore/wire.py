@@ -216,6 +216,7 @@ class ChannelDecoder:
         """Record ``number``: an enum member by value, a named tuple of ``values``, or a
         dataclass with its compared ``names`` set to ``values`` and its caches to their
         ``defaults`` (see :func:`_rebuild`)."""
+        record: Any
         if isinstance(kind, enum.EnumMeta):
             record = kind(values[0])
         elif _named_tuple(kind):
