@@ -46,7 +46,9 @@ def _add(vector: tuple[Resource, ...], index: int, amount: Resource) -> tuple[Re
 
 # The records below are rebuilt directly rather than through ``_replace`` (a dict of keywords
 # per call), and the hottest ones with ``_build``: a record is a tuple of its fields in order,
-# and building it as one skips the Python ``__new__`` a named tuple's class call runs.
+# and building it as one skips the Python ``__new__`` a named tuple's class call runs. The
+# tuples must list every field in declaration order (tests/scheduler/test_records.py pins the
+# fields of each record these build).
 _build = tuple.__new__
 
 

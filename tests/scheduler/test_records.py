@@ -19,6 +19,7 @@ from yarnspec.impl.scheduler.state import (
     NodeState,
     Proposal,
     ProposalKind,
+    SchedulerState,
     Usage,
 )
 from yarnspec.spec.named_worlds import duplicate_commit_world
@@ -47,6 +48,17 @@ def test_equal_records_hash_alike_survive_pickling_and_stay_immutable(record: tu
     assert copy == record and type(copy) is type(record) and hash(copy) == hash(record)
     with pytest.raises(AttributeError):
         record.cid = 1  # type: ignore[attr-defined, misc]
+
+
+def test_the_fields_accounting_builds_positionally() -> None:
+    """``accounting._build`` writes these records as tuples of their fields in this order."""
+    assert Usage._fields == ("used", "reserved", "pending", "am_used")
+    assert AppState._fields == ("seq", "phase", "asks", "used", "reserved", "pending", "rereservations", "am_container")
+    assert NodeState._fields == ("live", "used", "free", "reserved")
+    assert SchedulerState._fields == (
+        "clock", "next_container", "next_app", "nodes", "apps", "queues", "users", "containers",
+        "proposals", "marks", "node_order", "sorted_at", "monitor_at", "killable",
+    )  # fmt: skip
 
 
 def test_a_changed_state_is_another_state() -> None:
