@@ -5,8 +5,8 @@ its key (the state, or its canonical form with symmetry on). Python's ``hash`` c
 it differs between processes (strings are salted per process, and in Python 3.11 ``hash(None)``
 is the address of ``None``). :class:`KeyEncoder` turns a key into bytes that depend only on its
 value: ``pickle`` in fast mode (no memo, so sharing inside a value does not show), with
-dataclasses reduced to their compared fields (a cached hash field is left out) and enums to
-their class and value. Equal keys give equal bytes and different keys different bytes, as
+dataclasses reduced to their compared fields (a cached hash field is left out), named tuples
+to their fields, and enums to their class and value. Equal keys give equal bytes and different keys different bytes, as
 long as a key holds no ``set``/``frozenset`` (their order follows the salted hashes) and does
 not mix equal values of different types (``1`` and ``True``); the shipped models' keys are
 tuples, ints, strings, enums and dataclasses. :func:`fingerprint` is the first 8 bytes of the
@@ -47,14 +47,16 @@ class _ValuePickler(pickle.Pickler):
         self._fields: dict[type, tuple[str, ...] | None] = {}
 
     def reducer_override(self, value: Any) -> Any:
-        """Dataclasses by their compared fields, enums by their value; the rest as usual."""
+        """Dataclasses by their compared fields, named tuples by their fields (the same bytes
+        as a dataclass with those fields), enums by their value; the rest as usual."""
         kind = type(value)
         if kind not in self._fields:
-            self._fields[kind] = (
-                tuple(f.name for f in dataclasses.fields(value) if f.compare)
-                if dataclasses.is_dataclass(value) and not isinstance(value, type)
-                else None
-            )
+            if dataclasses.is_dataclass(value) and not isinstance(value, type):
+                self._fields[kind] = tuple(f.name for f in dataclasses.fields(value) if f.compare)
+            elif issubclass(kind, tuple) and isinstance(getattr(kind, "_fields", None), tuple):
+                self._fields[kind] = kind._fields  # type: ignore[attr-defined]
+            else:
+                self._fields[kind] = None
         names = self._fields[kind]
         if names is not None:
             return _value, (kind.__qualname__, tuple(getattr(value, name) for name in names))

@@ -87,13 +87,13 @@ def _ref(number: int) -> Any:
 
 
 def _named_tuple(kind: type) -> bool:
-    """Whether ``kind`` is a named tuple class (``typing.NamedTuple`` or ``collections.namedtuple``)."""
-    return issubclass(kind, tuple) and hasattr(kind, "_fields") and hasattr(kind, "_make")
+    """Whether ``kind`` is a named tuple class (a tuple with named fields)."""
+    return issubclass(kind, tuple) and isinstance(getattr(kind, "_fields", None), tuple)
 
 
 def _internable(kind: type) -> bool:
-    """Whether records of ``kind`` are interned: frozen hashable dataclasses, named tuples
-    and enums."""
+    """Whether records of ``kind`` are interned: frozen hashable dataclasses, named tuples, and
+    enums."""
     if isinstance(kind, enum.EnumMeta) or _named_tuple(kind):
         return True
     params = getattr(kind, "__dataclass_params__", None)
@@ -101,7 +101,8 @@ def _internable(kind: type) -> bool:
 
 
 class _ChannelPickler(pickle.Pickler):
-    """Writes each record (frozen dataclass or enum) once per channel, then by its number."""
+    """Writes each record (frozen dataclass, named tuple or enum) once per channel, then by its
+    number."""
 
     def __init__(self, buffer: io.BytesIO, tables: dict[type, dict[Any, int]], encoder: ChannelEncoder) -> None:
         super().__init__(buffer, protocol=5)
@@ -127,16 +128,18 @@ class _ChannelPickler(pickle.Pickler):
         number = table[value] = self._encoder.count
         self._encoder.count += 1
         names, defaults = layout
-        if not names:  # an enum member by value, a named tuple by its items
-            return _new, (number, kind, names, (value.value,) if isinstance(value, enum.Enum) else tuple(value), defaults)
+        if not names and isinstance(value, enum.Enum):
+            return _new, (number, kind, names, (value.value,), defaults)
         return _new, (number, kind, names, tuple(getattr(value, name) for name in names), defaults)
 
 
 def _fields(kind: type, value: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
-    """An enum or a named tuple: no fields (it is sent by value, by items); a dataclass: its
+    """An enum: no fields (it is sent by value); a named tuple: its fields; a dataclass: its
     compared fields and the defaults of the others (caches)."""
-    if isinstance(value, enum.Enum) or isinstance(value, tuple):
+    if isinstance(value, enum.Enum):
         return (), ()
+    if _named_tuple(kind):
+        return kind._fields, ()  # type: ignore[attr-defined]
     every = dataclasses.fields(value)
     names = tuple(f.name for f in every if f.compare)
     defaults = tuple((f.name, f.default) for f in every if not f.compare and f.default is not dataclasses.MISSING)
@@ -216,8 +219,8 @@ class ChannelDecoder:
         record: Any
         if isinstance(kind, enum.EnumMeta):
             record = kind(values[0])
-        elif issubclass(kind, tuple):
-            record = kind._make(values)  # type: ignore[attr-defined]
+        elif _named_tuple(kind):
+            record = tuple.__new__(kind, values)
         else:
             record = _rebuild(kind, names, values, defaults)
         self.records[number] = record

@@ -44,8 +44,12 @@ def _add(vector: tuple[Resource, ...], index: int, amount: Resource) -> tuple[Re
     return _plus(vector, index, amount)
 
 
-# The records below are rebuilt directly rather than through ``dataclasses.replace``: these are
-# the explorer's hottest allocations, and ``replace`` inspects the fields on every call.
+# The records below are rebuilt directly rather than through ``_replace`` (a dict of keywords
+# per call), and the hottest ones with ``_build``: a record is a tuple of its fields in order,
+# and building it as one skips the Python ``__new__`` a named tuple's class call runs. The
+# tuples must list every field in declaration order (tests/scheduler/test_records.py pins the
+# fields of each record these build).
+_build = tuple.__new__
 
 
 def _charge_usage(
@@ -53,11 +57,15 @@ def _charge_usage(
 ) -> Usage:
     """A queue's or user's figures with these amounts added in one partition."""
     # ``is ZERO`` tested here, not in a call: most charges leave two of the three alone.
-    return Usage(
-        usage.used if used is ZERO else _plus(usage.used, partition, used),
-        usage.reserved if reserved is ZERO else _plus(usage.reserved, partition, reserved),
-        usage.pending if pending is ZERO else _plus(usage.pending, partition, pending),
-        usage.am_used,
+    was_used, was_reserved, was_pending, am_used = usage
+    return _build(
+        Usage,
+        (
+            was_used if used is ZERO else _plus(was_used, partition, used),
+            was_reserved if reserved is ZERO else _plus(was_reserved, partition, reserved),
+            was_pending if pending is ZERO else _plus(was_pending, partition, pending),
+            am_used,
+        ),
     )
 
 
@@ -72,15 +80,19 @@ def _charge_app(
 ) -> AppState:
     """An application's figures with these amounts added in one partition (and, when given,
     new outstanding counts or AM container)."""
-    return AppState(
-        app.seq,
-        app.phase,
-        app.asks if asks is None else asks,
-        app.used if used is ZERO else _plus(app.used, partition, used),
-        app.reserved if reserved is ZERO else _plus(app.reserved, partition, reserved),
-        app.pending if pending is ZERO else _plus(app.pending, partition, pending),
-        app.rereservations,
-        app.am_container if am_container is None else am_container,
+    seq, phase, was_asks, was_used, was_reserved, was_pending, rereservations, was_am = app
+    return _build(
+        AppState,
+        (
+            seq,
+            phase,
+            was_asks if asks is None else asks,
+            was_used if used is ZERO else _plus(was_used, partition, used),
+            was_reserved if reserved is ZERO else _plus(was_reserved, partition, reserved),
+            was_pending if pending is ZERO else _plus(was_pending, partition, pending),
+            rereservations,
+            was_am if am_container is None else am_container,
+        ),
     )
 
 
@@ -183,21 +195,24 @@ class Edit:
             killable = state.killable
         else:
             killable = tuple(cid for cid in state.killable if cid in live)
-        return SchedulerState(
-            clock=self.clock,
-            next_container=self.next_container,
-            next_app=self.next_app,
-            nodes=tuple(self.nodes),
-            apps=tuple(self.apps),
-            queues=tuple(self.queues),
-            users=tuple(self.users),
-            containers=containers,
-            proposals=proposals,
-            marks=marks,
-            node_order=self.node_order,
-            sorted_at=self.sorted_at,
-            monitor_at=self.monitor_at,
-            killable=killable,
+        return _build(
+            SchedulerState,
+            (
+                self.clock,
+                self.next_container,
+                self.next_app,
+                tuple(self.nodes),
+                tuple(self.apps),
+                tuple(self.queues),
+                tuple(self.users),
+                containers,
+                proposals,
+                marks,
+                self.node_order,
+                self.sorted_at,
+                self.monitor_at,
+                killable,
+            ),
         )
 
     # -- reading ----------------------------------------------------------------------------
@@ -246,12 +261,12 @@ class Edit:
         self.users[info.user] = Usage(u.used, u.reserved, u.pending, _add(u.am_used, info.am_partition, amount))
 
     def _node_allocate(self, node: int, resource: Resource) -> None:
-        n = self.nodes[node]
-        self.nodes[node] = NodeState(n.live, n.used + resource, n.free - resource, n.reserved)
+        live, used, free, reserved = self.nodes[node]
+        self.nodes[node] = _build(NodeState, (live, used + resource, free - resource, reserved))
 
     def _node_release(self, node: int, resource: Resource) -> None:
-        n = self.nodes[node]
-        self.nodes[node] = NodeState(n.live, n.used - resource, n.free + resource, n.reserved)
+        live, used, free, reserved = self.nodes[node]
+        self.nodes[node] = _build(NodeState, (live, used - resource, free + resource, reserved))
 
     def _unmark(self, cid: int) -> None:
         """The container's mark (if any) is forgotten (its id may come back: an allocation

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 from ..resources import Resource
@@ -105,15 +105,14 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
     cids = _container_ranks(state)
     if all(old == new for old, new in cids.items()) and state.next_container == len(cids) - 1:
         return state
-    return replace(
-        state,
+    return state._replace(
         next_container=len(cids) - 1,  # the ranks and NONE
-        nodes=tuple(replace(n, reserved=cids[n.reserved]) for n in state.nodes),
-        apps=tuple(None if a is None else replace(a, am_container=cids[a.am_container]) for a in state.apps),
-        containers=tuple(replace(c, cid=cids[c.cid]) for c in state.containers),
+        nodes=tuple(n._replace(reserved=cids[n.reserved]) for n in state.nodes),
+        apps=tuple(None if a is None else a._replace(am_container=cids[a.am_container]) for a in state.apps),
+        containers=tuple(c._replace(cid=cids[c.cid]) for c in state.containers),
         proposals=tuple(
             sorted(
-                replace(p, from_reserved=cids[p.from_reserved], release=cids[p.release], kill=tuple(cids[c] for c in p.kill))
+                p._replace(from_reserved=cids[p.from_reserved], release=cids[p.release], kill=tuple(cids[c] for c in p.kill))
                 for p in state.proposals
             )
         ),
@@ -160,7 +159,7 @@ class _Parts:
         cids = _container_ranks(state)
         seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
         node_slots = tuple(
-            (n.live, len(n.used.values), *n.used.values, len(n.free.values), *n.free.values, cids[n.reserved]) for n in state.nodes
+            (n.live, len(n.used), *n.used, len(n.free), *n.free, cids[n.reserved]) for n in state.nodes
         )
         app_slots = tuple(
             (0,) if app is None else (
@@ -174,8 +173,8 @@ class _Parts:
         add, extend = usages.append, usages.extend
         for usage in (*state.queues, *state.users):
             for r in (*usage.used, *usage.reserved, *usage.pending, *usage.am_used):
-                add(len(r.values))
-                extend(r.values)
+                add(len(r))
+                extend(r)
         containers = tuple(sorted((cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers))
         proposals = tuple(
             (p.kind, p.app, p.request, p.node, cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, len(p.kill), *(cids[c] for c in p.kill))
@@ -229,9 +228,9 @@ class _Parts:
 
 
 def _flat_resources(vector: tuple[Resource, ...]) -> list[int]:
-    """Each resource's length, then its values."""
+    """Each resource's length, then its values (a resource is the tuple of its values)."""
     out: list[int] = []
     for r in vector:
-        out.append(len(r.values))
-        out.extend(r.values)
+        out.append(len(r))
+        out.extend(r)
     return out

@@ -26,8 +26,6 @@ preemption does not count against the attempt limit, which the model does not bo
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..resources import ZERO
 from .accounting import Edit, with_phase, with_state
 from .limits import may_activate
@@ -146,9 +144,8 @@ def age(world: World, state: SchedulerState, elapsed: int) -> SchedulerState:
     def back(stamp: int) -> int:
         return stamp if stamp == NONE else max(stamp - elapsed, floor)
 
-    return replace(
-        state,
-        containers=tuple(replace(c, start=back(c.start)) for c in state.containers),
+    return state._replace(
+        containers=tuple(c._replace(start=back(c.start)) for c in state.containers),
         marks=tuple((cid, back(at)) for cid, at in state.marks),
         sorted_at=back(state.sorted_at),
         monitor_at=back(state.monitor_at),

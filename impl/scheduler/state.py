@@ -1,7 +1,13 @@
 """The dynamic state of the scheduler model: immutable, hashable, compact.
 
-Everything is a frozen dataclass with slots or a tuple, indexed as the :class:`World` indexes
-its partitions, nodes, queues, users, applications and requests. Usage counters are STORED and
+Every record is a :class:`~typing.NamedTuple` (fields by name, properties and methods, but a
+tuple underneath), indexed as the :class:`World` indexes its partitions, nodes, queues, users,
+applications and requests. The explorer builds a state per transition, hashes it and compares
+it with the equal state it has usually seen already: as tuples, records are built, hashed and
+compared in C (a frozen dataclass costs about three times as much for each), and a record's
+hash is the hash of its fields, as the dataclass's was. Change a record with ``_replace``. As
+tuples, records of different types with equal fields would compare equal: a collection never
+mixes record types. Usage counters are STORED and
 updated by the effects (:mod:`.accounting`), as Hadoop keeps them (``SchedulerNode``'s
 allocated and unallocated resource, ``ResourceUsage`` of queues, users and application
 attempts), never recomputed from the containers: the accounting invariants compare the two.
@@ -17,9 +23,8 @@ from __future__ import annotations
 import enum
 from bisect import bisect_left
 from operator import attrgetter
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from ..cached_hash import UNSET, cached_hash
 from ..resources import ZERO, Resource
 from .world import World, partition_resources
 
@@ -43,9 +48,7 @@ class ContainerState(enum.IntEnum):
         return self in (ContainerState.ALLOCATED, ContainerState.RUNNING)
 
 
-@cached_hash
-@dataclass(frozen=True, slots=True)
-class Container:
+class Container(NamedTuple):
     """A container: id, owning application, node, the request it was made for (``0`` is the
     AM request), its resource, its state, and the logical time it was allocated or reserved."""
 
@@ -56,7 +59,6 @@ class Container:
     resource: Resource
     state: ContainerState
     start: int
-    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
     @property
     def is_am(self) -> bool:
@@ -69,9 +71,7 @@ class Container:
         return self.state.live
 
 
-@cached_hash
-@dataclass(frozen=True, slots=True)
-class NodeState:
+class NodeState(NamedTuple):
     """A node slot: ``used`` and ``free`` are Hadoop's allocated and unallocated resource
     (both stored); ``reserved`` the id of its reserved container or ``NONE``."""
 
@@ -79,7 +79,6 @@ class NodeState:
     used: Resource
     free: Resource
     reserved: int = NONE
-    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
 
 class AppPhase(enum.IntEnum):
@@ -91,9 +90,7 @@ class AppPhase(enum.IntEnum):
     FINISHED = 2
 
 
-@cached_hash
-@dataclass(frozen=True, slots=True)
-class AppState:
+class AppState(NamedTuple):
     """A submitted application attempt.
 
     ``seq``: submission order. ``asks``: outstanding containers per request of the app
@@ -111,7 +108,6 @@ class AppState:
     pending: tuple[Resource, ...]
     rereservations: tuple[int, ...]
     am_container: int = NONE
-    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
     @property
     def live(self) -> bool:
@@ -119,9 +115,7 @@ class AppState:
         return self.phase != AppPhase.FINISHED
 
 
-@cached_hash
-@dataclass(frozen=True, slots=True)
-class Usage:
+class Usage(NamedTuple):
     """Stored per-partition figures of a queue or a user: ``used`` (reserved included, as Hadoop
     counts a queue's and a user's used), ``reserved``, ``pending`` and ``am_used`` (the AM
     resource of activated applications)."""
@@ -130,7 +124,6 @@ class Usage:
     reserved: tuple[Resource, ...]
     pending: tuple[Resource, ...]
     am_used: tuple[Resource, ...]
-    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
 
 class ProposalKind(enum.IntEnum):
@@ -142,9 +135,7 @@ class ProposalKind(enum.IntEnum):
     UNRESERVE = 3
 
 
-@cached_hash
-@dataclass(frozen=True, slots=True, order=True)
-class Proposal:
+class Proposal(NamedTuple):
     """A ``ResourceCommitRequest`` computed from the state it read.
 
     ``from_reserved``: the reserved container this allocation, re-reservation or unreserve
@@ -162,12 +153,9 @@ class Proposal:
     release: int = NONE
     ignore_exclusivity: bool = False
     kill: tuple[int, ...] = ()
-    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
 
-@cached_hash
-@dataclass(frozen=True, slots=True)
-class SchedulerState:
+class SchedulerState(NamedTuple):
     """The whole dynamic state (see the module docstring).
 
     ``containers`` are sorted by id; ``proposals`` are the asynchronous proposals in flight
@@ -191,7 +179,6 @@ class SchedulerState:
     sorted_at: int = NONE
     monitor_at: int = NONE
     killable: tuple[int, ...] = ()
-    _hash: int = field(default=UNSET, init=False, compare=False, repr=False)
 
     def container(self, cid: int) -> Container | None:
         """The tracked container with this id, or ``None``."""

@@ -7,12 +7,14 @@ import json
 import os
 import subprocess
 import sys
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import pytest
 
 from yarnspec.checks.explore import ExploreResult, explore
 from yarnspec.checks.explore.backends import InlineBackend
+from yarnspec.checks.explore.fingerprint import KeyEncoder
 from yarnspec.checks.explore.model_source import ModelSource, toy_source
 from yarnspec.checks.explore.parallel import explore_partitioned
 from yarnspec.checks.explore.toy import ToyModel
@@ -102,6 +104,26 @@ while len(states) < 300:
 encoder = KeyEncoder()
 print([fingerprint(encoder.encode(s)) for s in states[:300]] + [fingerprint(encoder.encode(model.canonical(s))) for s in states[:300]])
 """
+
+
+class _Tupled(NamedTuple):
+    a: int
+    b: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _Classy:
+    a: int
+    b: tuple[int, ...]
+
+
+def test_a_named_tuple_encodes_as_a_dataclass_with_its_fields() -> None:
+    """The scheduler's records were dataclasses and are named tuples: their keys keep their
+    encodings (and fingerprints), and still differ from a plain tuple of the same items."""
+    encoder = KeyEncoder()
+    tupled = encoder.encode(_Tupled(1, (2, 3))).replace(b"_Tupled", b"_Classy")  # names of one length
+    assert tupled == encoder.encode(_Classy(1, (2, 3)))
+    assert encoder.encode(_Tupled(1, (2, 3))) != encoder.encode((1, (2, 3)))
 
 
 def test_fingerprints_are_the_same_in_every_process() -> None:

@@ -4,7 +4,6 @@ continue-looking, partition exclusivity and locality, node sorting policies."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler import environment as env
@@ -36,7 +35,7 @@ def holding(world: World, memory: Mapping[int, int], asking: Mapping[int, int] =
                 edit.change_asks(app, 1, 1)
             cid = edit.new_container_id()
             edit.allocate(app, 0 if i == 0 else 1, node, cid)
-            edit.containers[cid] = replace(edit.containers[cid], state=ContainerState.RUNNING)
+            edit.containers[cid] = edit.containers[cid]._replace(state=ContainerState.RUNNING)
     for app, count in asking.items():
         edit.change_asks(app, 1, count)
     return edit.freeze()
@@ -178,7 +177,7 @@ def test_seed_002_starvation_rule() -> None:
     app = state.apps[0]
     assert app is not None
     for rereservations, expected in ((1, False), (2, True), (5, True)):
-        starved = replace(state, apps=(replace(app, rereservations=(0, rereservations)),) + state.apps[1:])
+        starved = state._replace(apps=(app._replace(rereservations=(0, rereservations)),) + state.apps[1:])
         assert should_allocate_or_reserve(View(world, starved), 0, 1) is expected
     asking_more = play(world, ["ask(app, r1)"], state)[0]
     assert should_allocate_or_reserve(View(world, asking_more), 0, 1)  # q = 2, r = 1

@@ -8,7 +8,6 @@ invariant forbids and checks that the predicate reports it (and no other fault i
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 
@@ -73,15 +72,15 @@ def test_the_base_state_is_what_the_tests_assume() -> None:
 
 def _node(state: SchedulerState, index: int, **changes: object) -> SchedulerState:
     nodes = list(state.nodes)
-    nodes[index] = replace(nodes[index], **changes)  # type: ignore[arg-type]
-    return replace(state, nodes=tuple(nodes))
+    nodes[index] = nodes[index]._replace(**changes)  # type: ignore[arg-type]
+    return state._replace(nodes=tuple(nodes))
 
 
 def _usage(usages: tuple[Usage, ...], index: int, field: str, amount: Resource, partition: int = 0) -> tuple[Usage, ...]:
     items = list(usages)
     vector = list(getattr(items[index], field))
     vector[partition] = vector[partition] + amount
-    items[index] = replace(items[index], **{field: tuple(vector)})
+    items[index] = items[index]._replace(**{field: tuple(vector)})
     return tuple(items)
 
 
@@ -89,32 +88,32 @@ def _app(state: SchedulerState, index: int, **changes: object) -> SchedulerState
     apps = list(state.apps)
     current = apps[index]
     assert current is not None
-    apps[index] = replace(current, **changes)  # type: ignore[arg-type]
-    return replace(state, apps=tuple(apps))
+    apps[index] = current._replace(**changes)  # type: ignore[arg-type]
+    return state._replace(apps=tuple(apps))
 
 
 def _container(s: SchedulerState, cid: int, **changes: object) -> SchedulerState:
-    containers = tuple(replace(c, **changes) if c.cid == cid else c for c in s.containers)  # type: ignore[arg-type]
-    return replace(s, containers=containers)
+    containers = tuple(c._replace(**changes) if c.cid == cid else c for c in s.containers)  # type: ignore[arg-type]
+    return s._replace(containers=containers)
 
 
 BROKEN_STATES = {
     "node-used-is-sum-of-containers": lambda s: _node(s, N0, used=s.nodes[N0].used + ONE, free=s.nodes[N0].free - ONE),
     "node-free-plus-used-is-capacity": lambda s: _node(s, N0, free=s.nodes[N0].free + ONE),
     "node-within-capacity": lambda s: _node(s, N1, used=gb(5), free=gb(-1)),
-    "leaf-is-sum-of-apps": lambda s: replace(s, queues=_usage(s.queues, A, "used", ONE)),
-    "parent-is-sum-of-children": lambda s: replace(s, queues=_usage(s.queues, P, "pending", ONE)),
-    "user-is-sum-of-apps": lambda s: replace(s, users=_usage(s.users, 0, "reserved", ONE)),
-    "am-used-is-sum-of-active-ams": lambda s: replace(s, queues=_usage(s.queues, B, "am_used", ONE)),
+    "leaf-is-sum-of-apps": lambda s: s._replace(queues=_usage(s.queues, A, "used", ONE)),
+    "parent-is-sum-of-children": lambda s: s._replace(queues=_usage(s.queues, P, "pending", ONE)),
+    "user-is-sum-of-apps": lambda s: s._replace(users=_usage(s.users, 0, "reserved", ONE)),
+    "am-used-is-sum-of-active-ams": lambda s: s._replace(queues=_usage(s.queues, B, "am_used", ONE)),
     "app-is-sum-of-containers": lambda s: _app(s, A1, am_container=1),
     "pending-is-sum-of-asks": lambda s: _app(s, A1, asks=(0, 2)),
-    "no-negative-usage": lambda s: replace(s, queues=_usage(s.queues, C, "pending", -ONE)),
+    "no-negative-usage": lambda s: s._replace(queues=_usage(s.queues, C, "pending", -ONE)),
     "one-reservation-per-node": lambda s: _node(s, N0, reserved=NONE),
     "reservation-not-allocated": lambda s: _container(s, 2, state=ContainerState.ALLOCATED),
-    "container-ids-unique": lambda s: replace(s, next_container=3),
+    "container-ids-unique": lambda s: s._replace(next_container=3),
     "containers-belong": lambda s: _container(s, 3, app=A2),
     "reservation-references-live-objects": lambda s: _container(s, 2, request=0),
-    "cluster-conservation": lambda s: replace(s, queues=_usage(s.queues, ROOT, "used", -ONE)),
+    "cluster-conservation": lambda s: s._replace(queues=_usage(s.queues, ROOT, "used", -ONE)),
 }
 
 
@@ -131,7 +130,7 @@ def test_state_invariant_catches_its_fault(invariant: inv.Invariant) -> None:
 
 
 def test_duplicate_ids_and_foreign_nodes_are_caught_too() -> None:
-    doubled = replace(STATE, containers=STATE.containers + (STATE.containers[-1],))
+    doubled = STATE._replace(containers=STATE.containers + (STATE.containers[-1],))
     assert inv.container_ids_unique(inv.Step(WORLD, doubled)) == "container id 3 appears twice"
     on_dead_node = _container(STATE, 3, node=2)
     assert "not registered" in (inv.containers_belong(inv.Step(WORLD, on_dead_node)) or "")
@@ -179,7 +178,7 @@ def test_am_limit_catches_an_activation_over_it() -> None:
     app = before.apps[A2]
     assert app is not None and app.phase == AppPhase.PENDING  # 1 + 6 GB of AMs: over half of a's 11 GB limit
     edit = Edit(WORLD, before)
-    edit.apps[A2] = replace(app, phase=AppPhase.ACTIVE)
+    edit.apps[A2] = app._replace(phase=AppPhase.ACTIVE)
     edit.change_am_used(A2, 1)
     after = edit.freeze()
     message = inv.activation_within_am_limit(inv.Step(WORLD, after, before, Tick()))
@@ -193,10 +192,10 @@ def test_kill_wait_catches_a_kill_without_a_due_mark() -> None:
     after = edit.freeze()
     unmarked = inv.kill_only_after_wait(inv.Step(WORLD, after, STATE, Monitor()))
     assert unmarked is not None and "marked at None" in unmarked
-    young = replace(STATE, marks=((1, 0),), clock=1000)
-    assert inv.kill_only_after_wait(inv.Step(WORLD, replace(after, clock=1000), young, Monitor())) is not None
-    due = replace(STATE, marks=((1, 0),), clock=2000)
-    assert inv.kill_only_after_wait(inv.Step(WORLD, replace(after, clock=2000), due, Monitor())) is None
+    young = STATE._replace(marks=((1, 0),), clock=1000)
+    assert inv.kill_only_after_wait(inv.Step(WORLD, after._replace(clock=1000), young, Monitor())) is not None
+    due = STATE._replace(marks=((1, 0),), clock=2000)
+    assert inv.kill_only_after_wait(inv.Step(WORLD, after._replace(clock=2000), due, Monitor())) is None
     assert inv.kill_only_after_wait(inv.Step(WORLD, after, STATE, Tick())) is None  # only the monitor kills
 
 

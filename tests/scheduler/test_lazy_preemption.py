@@ -8,7 +8,6 @@ from the implementation."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -114,7 +113,7 @@ def test_a_queue_over_its_guarantee_may_not_kill() -> None:
     world = big_container_world(lazy=True)
     setup = [s for s in BIG_CONTAINER_SETUP if s != "submit(app_B)"]
     state, _ = play(world, setup + ["ask(app_A, r1)"])
-    state = replace(state, killable=(4,))
+    state = state._replace(killable=(4,))
     for node in range(3):
         proposal = heartbeat_proposal(world, state, node)
         assert proposal is None or proposal.kill == ()
@@ -136,7 +135,7 @@ def test_a_reservation_in_the_full_cluster_is_refused_at_commit() -> None:
     6 GB maximum (``AbstractCSQueue.accept``)."""
     world = big_container_world(lazy=True)
     state = _after(world, MARK_THEN_KILLABLE + ["heartbeat(n2)", "launch(c5)", "ask(app_B, r1)"])
-    state = replace(state, killable=(2, 3))
+    state = state._replace(killable=(2, 3))
     proposal = heartbeat_proposal(world, state, 1)
     assert proposal is not None and proposal.kind == ProposalKind.RESERVE
     reason = accept(world, state, proposal)
@@ -155,7 +154,7 @@ def test_states_differing_only_in_killable_are_not_merged() -> None:
     world = big_container_world(lazy=True)
     state = _after(world, MARK_THEN_KILLABLE)
     symmetry = Symmetry.of(world)
-    assert canonical_form(symmetry, state) != canonical_form(symmetry, replace(state, killable=()))
+    assert canonical_form(symmetry, state) != canonical_form(symmetry, state._replace(killable=()))
 
 
 def _same_leaf_world() -> World:

@@ -4,7 +4,6 @@ and its canonical form is a true symmetry."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -75,10 +74,10 @@ def renamed(state: SchedulerState, nodes: tuple[int, ...], apps: tuple[int, ...]
     app_slots = list(state.apps)
     for old, app in enumerate(state.apps):
         app_slots[apps[old]] = app
-    containers = tuple(replace(c, app=apps[c.app], node=nodes[c.node]) for c in state.containers)
-    proposals = tuple(sorted(replace(p, app=apps[p.app], node=nodes[p.node]) for p in state.proposals))
+    containers = tuple(c._replace(app=apps[c.app], node=nodes[c.node]) for c in state.containers)
+    proposals = tuple(sorted(p._replace(app=apps[p.app], node=nodes[p.node]) for p in state.proposals))
     order = tuple(tuple(nodes[n] for n in part) for part in state.node_order)
-    return replace(state, nodes=tuple(node_slots), apps=tuple(app_slots), containers=containers, proposals=proposals, node_order=order)
+    return state._replace(nodes=tuple(node_slots), apps=tuple(app_slots), containers=containers, proposals=proposals, node_order=order)
 
 
 def walk(world: object, choices: list[int]) -> SchedulerState:
@@ -115,7 +114,7 @@ def test_canonical_form_is_a_symmetry(choices: list[int], swap_nodes: bool, swap
 def test_canonical_form_tells_different_states_apart() -> None:
     state = walk(TWO_QUEUES, [0, 0, 0, 0, 0, 0])
     assert canonical_form(SYMMETRY, state) != canonical_form(SYMMETRY, start(TWO_QUEUES))
-    stale = replace(state, proposals=(Proposal(0, 2, 1, 0),))  # type: ignore[arg-type]
+    stale = state._replace(proposals=(Proposal(0, 2, 1, 0),))  # type: ignore[arg-type]
     assert canonical_form(SYMMETRY, stale) != canonical_form(SYMMETRY, state)
     assert SchedulerModel(TWO_QUEUES).canonical(ModelState(state)) != SchedulerModel(TWO_QUEUES).canonical(
         ModelState(state, (("x", "y"),))
@@ -136,6 +135,6 @@ def test_canonical_form_is_a_symmetry_also_with_a_container_id_twice(swap_nodes:
     state = walk(TWO_QUEUES, TWO_APPS_ON_TWO_NODES)
     first, *rest = state.containers
     other = next(c for c in rest if c.app != first.app and c.node != first.node)
-    broken = replace(state, containers=(*state.containers, replace(first, cid=other.cid)))
+    broken = state._replace(containers=(*state.containers, first._replace(cid=other.cid)))
     image = renamed(broken, (1, 0) if swap_nodes else (0, 1), (1, 0, 2) if swap_apps else (0, 1, 2))
     assert canonical_form(SYMMETRY, image) == canonical_form(SYMMETRY, broken)
