@@ -8,24 +8,75 @@ JSON document too: ``{"error": {"source": ..., "place": ..., "fault": ..., "mess
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
 from collections.abc import Sequence
-from importlib import metadata
+from typing import NamedTuple, NoReturn
 
 from yarnspec.impl.errors import InputError
-
-from . import check as check_command
-from . import config_command, explore_command, preempt_command, prove_command, replay_command, show_command
-from .conformance import runner
-from .validate.spark import fetch_command as spark_fetch_command
-from .validate import command as validate_command
-from .paths import BUILTIN_CASES
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+
+
+class _Command(NamedTuple):
+    """A sub-command: its name, its one-line help, and where its options and handler are.
+
+    The module is imported only when the parser is built for this sub-command (or for all, as
+    tests and the docs' checks do), so ``yarnspec explore`` never loads z3, hypothesis or the
+    validation engine, and ``yarnspec --help`` loads none of them."""
+
+    name: str
+    help: str
+    module: str
+    arguments: str = "add_arguments"
+    run: str = "run"
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        """Import the module, add its options to ``parser`` and set its handler as ``func``."""
+        module = importlib.import_module(self.module)
+        getattr(module, self.arguments)(parser)
+        parser.set_defaults(func=getattr(module, self.run))
+
+
+_COMMANDS: tuple[_Command, ...] = (
+    _Command("conform", "replay Hadoop's and Spark's own test cases kept as data", "yarnspec.checks.conform_command"),
+    _Command(
+        "config",
+        "read and validate capacity-scheduler.xml / yarn-site.xml and print the queue tree",
+        "yarnspec.checks.config_command",
+    ),
+    _Command("explore", "explore a named scenario (or --list them)", "yarnspec.checks.explore_command"),
+    _Command("replay", "replay a counterexample trace on the model it names", "yarnspec.checks.replay_command"),
+    _Command(
+        "show",
+        "print a saved trace step by step with what changed; draw it (--html, --dot, --itf)",
+        "yarnspec.checks.show_command",
+    ),
+    _Command(
+        "preempt", "explain what the preemption policy would do on a cluster snapshot", "yarnspec.checks.preempt_command"
+    ),
+    _Command("prove", "run the z3 proofs of the arithmetic cores (or --list them)", "yarnspec.checks.prove_command"),
+    _Command("check", "run every built-in suite and print a table", "yarnspec.checks.check"),
+    _Command(
+        "spark-fetch",
+        "fetch Spark's jars and compile the adapter to the real Spark",
+        "yarnspec.checks.validate.spark.fetch_command",
+    ),
+    _Command(
+        "validate", "validate another implementation of a contract against the spec", "yarnspec.checks.validate.command"
+    ),
+    _Command(
+        "validate-trace",
+        "check a log of an implementation's decisions against the spec",
+        "yarnspec.checks.validate.command",
+        arguments="add_trace_arguments",
+        run="run_trace",
+    ),
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,7 +85,7 @@ class _Parser(argparse.ArgumentParser):
     #: errors as JSON (the command line asks for ``--json``): :class:`_JSONParser`
     json_errors = False
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         if self.json_errors:
             self.exit(EXIT_USAGE, _json_error(self.prog, "", message) + "\n")
         self.exit(EXIT_USAGE, f"yarnspec: error: {self.prog}: {message}\n")
@@ -46,6 +97,24 @@ class _JSONParser(_Parser):
     json_errors = True
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (reading the
+    distribution's metadata costs more than the rest of the start-up of ``--help``)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[object] | None,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"yarnspec {version()}")
+        parser.exit()
+
+
 def _json_error(source: str, place: str, fault: str) -> str:
     """An error as the one-line JSON document ``--json`` prints on stderr."""
     message = ": ".join(part for part in (source, place, fault) if part)
@@ -54,91 +123,35 @@ def _json_error(source: str, place: str, fault: str) -> str:
 
 def version() -> str:
     """The installed distribution's version."""
+    from importlib import metadata
+
     try:
         return metadata.version("yarnspec")
     except metadata.PackageNotFoundError:  # run from a checkout that is not installed
         return "unknown"
 
 
-def _cmd_conform(args: argparse.Namespace) -> int:
-    paths = [*args.paths, *([BUILTIN_CASES] if args.builtin else [])]
-    if not paths:
-        raise InputError("<command line>", "conform", "give case files or folders, or --builtin for the shipped cases")
-    walk = runner.walk_case_files(paths)
-    for skipped in walk.skipped:
-        print(f"yarnspec: warning: skipped a folder that cannot be read: {skipped}", file=sys.stderr)
-    outcomes = [runner.run_one(path) for path in walk.files]
-    if args.json:
-        print(json.dumps(runner.to_json(outcomes), indent=2))
-    else:
-        for outcome in outcomes:
-            print(runner.format_line(outcome))
-            if args.verbose:
-                for warning in outcome.warnings:
-                    print(f"            warning: {warning}")
-        print(runner.summarise(outcomes).line)
-    return EXIT_FAILED if runner.summarise(outcomes).failed else EXIT_OK
+def build_parser(json_errors: bool = False, only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command (``json_errors``: usage errors as JSON).
 
-
-def _cmd_check(args: argparse.Namespace) -> int:
-    return check_command.run(args)
-
-
-def build_parser(json_errors: bool = False) -> argparse.ArgumentParser:
-    """The argument parser of every sub-command (``json_errors``: usage errors as JSON)."""
+    With ``only`` (the sub-command a command line names), only that sub-command's options are
+    built, so only its module is imported; the others are still listed by ``--help`` and
+    accepted as choices."""
     kind = _JSONParser if json_errors else _Parser
     parser = kind(prog="yarnspec", description="Model-checked specification of YARN scheduling.")
-    parser.add_argument("--version", action="version", version=f"yarnspec {version()}")
+    parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=kind)
-
-    conform = sub.add_parser("conform", help="replay Hadoop's and Spark's own test cases kept as data")
-    conform.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders of them")
-    conform.add_argument("--builtin", action="store_true", help="also the cases shipped with yarnspec (Hadoop's intra-queue tests)")
-    conform.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
-    conform.add_argument("-v", "--verbose", action="store_true", help="also print warnings on explanatory keys")
-    conform.set_defaults(func=_cmd_conform)
-
-    config = sub.add_parser(
-        "config", help="read and validate capacity-scheduler.xml / yarn-site.xml and print the queue tree"
-    )
-    config_command.add_arguments(config)
-    config.set_defaults(func=config_command.run)
-
-    explore = sub.add_parser("explore", help="explore a named scenario (or --list them)")
-    explore_command.add_arguments(explore)
-    explore.set_defaults(func=explore_command.run)
-
-    replay = sub.add_parser("replay", help="replay a counterexample trace on the model it names")
-    replay_command.add_arguments(replay)
-    replay.set_defaults(func=replay_command.run)
-
-    show = sub.add_parser("show", help="print a saved trace step by step with what changed; draw it (--html, --dot, --itf)")
-    show_command.add_arguments(show)
-    show.set_defaults(func=show_command.run)
-
-    preempt = sub.add_parser("preempt", help="explain what the preemption policy would do on a cluster snapshot")
-    preempt_command.add_arguments(preempt)
-    preempt.set_defaults(func=preempt_command.run)
-
-    prove = sub.add_parser("prove", help="run the z3 proofs of the arithmetic cores (or --list them)")
-    prove_command.add_arguments(prove)
-    prove.set_defaults(func=prove_command.run)
-
-    check = sub.add_parser("check", help="run every built-in suite and print a table")
-    check_command.add_arguments(check)
-    check.set_defaults(func=_cmd_check)
-
-    spark_fetch = sub.add_parser("spark-fetch", help="fetch Spark's jars and compile the adapter to the real Spark")
-    spark_fetch_command.add_arguments(spark_fetch)
-    spark_fetch.set_defaults(func=spark_fetch_command.run)
-    validate = sub.add_parser("validate", help="validate another implementation of a contract against the spec")
-    validate_command.add_arguments(validate)
-    validate.set_defaults(func=validate_command.run)
-
-    validate_trace = sub.add_parser("validate-trace", help="check a log of an implementation's decisions against the spec")
-    validate_command.add_trace_arguments(validate_trace)
-    validate_trace.set_defaults(func=validate_command.run_trace)
+    for command in _COMMANDS:
+        subparser = sub.add_parser(command.name, help=command.help)
+        if only is None or only == command.name:
+            command.add_to(subparser)
     return parser
+
+
+def _command_word(words: Sequence[str]) -> str:
+    """The sub-command a command line names: its first word that is not an option (``yarnspec``
+    itself has no option taking a value). An unknown word is argparse's error to report."""
+    return next((word for word in words if not word.startswith("-")), "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -150,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
     json_errors = "--json" in words
-    args = build_parser(json_errors).parse_args(words)
+    args = build_parser(json_errors, only=_command_word(words)).parse_args(words)
     try:
         status: int = args.func(args)
     except InputError as exc:

@@ -19,7 +19,6 @@ from yarnspec.spec.scenarios import INVARIANTS, ExploreBounds, Scenario, Scenari
 
 from .command_line import whole_number_argument
 from .explore.model_source import ModelSource
-from .explore.parallel import explore_partitioned, local_processes
 from .explore.ray_backend import LOCAL, ray_cluster
 from .plugins import MODEL_FACTORY as PLUGIN_MODEL_FACTORY
 from .scenario_suite import ScenarioOutcome, judge_explored
@@ -81,6 +80,8 @@ def explore(
     progress_every: int,
 ) -> ScenarioOutcome:
     """Explore the variant with the partitioned search and judge its verdict."""
+    from .explore.parallel import explore_partitioned, local_processes  # only these options need it
+
     if variant.property != INVARIANTS:
         given = next(name for name in OPTIONS if getattr(args, name) not in (None, False))
         raise InputError(

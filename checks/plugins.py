@@ -26,8 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
-from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
 from yarnspec.impl.errors import InputError
@@ -37,8 +36,19 @@ from yarnspec.spec.scenarios import SCENARIOS, find_scenario
 from yarnspec.spec.scheduler_model import BUILTIN_PROPERTIES, SchedulerModel
 from yarnspec.spec.world_file import load_world
 
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
 GROUP = "yarnspec.scenarios"
 PROPERTIES_GROUP = "yarnspec.properties"
+
+
+def entry_points(group: str) -> Iterable[EntryPoint]:
+    """The installed entry points of ``group`` (:mod:`importlib.metadata` is loaded only here:
+    a built-in scenario's run never needs it)."""
+    from importlib import metadata
+
+    return metadata.entry_points(group=group)
 
 
 def _load(point: EntryPoint, group: str) -> tuple[str, list[Any]]:

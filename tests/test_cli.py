@@ -32,6 +32,10 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
         (("check", "--conformance"), "expected one argument"),
         (("check", "--examples", "0"), "expected a number >= 1, found 0"),
         (("check", "--examples", "many"), "expected a whole number, found 'many'"),
+        # a sub-command whose module is imported only when it is named
+        (("explore", "--bogus"), "unrecognized arguments: --bogus"),
+        (("explore", "no-leak", "--max-depth", "x"), "--max-depth: expected a whole number, got 'x'"),
+        (("prove", "--bound", "x"), "prove: --bound: expected two whole numbers"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...], fragment: str) -> None:

@@ -30,8 +30,6 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
-
 from yarnspec.spec.transition_system import Progress
 
 
@@ -159,6 +157,9 @@ def _enabled(node: int, classes: dict[int, list[str | None]]) -> frozenset[str]:
 
 def _components(region: set[int], steps: Steps) -> Iterable[frozenset[int]]:
     """The strongly connected components of the region (self-loops left out)."""
+    # networkx costs more to import than a safety run's whole start-up: only a progress check needs it
+    import networkx as nx  # type: ignore[import-untyped]
+
     graph = nx.DiGraph()
     graph.add_nodes_from(region)
     graph.add_edges_from(

@@ -14,16 +14,15 @@ Ray is optional: ``pip install 'yarnspec[ray]'``.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yarnspec.impl.errors import InputError
 
-from .backends import HASH_SEED
-from .model_source import ModelSource
-from .partition import Candidates, Partition, SearchOptions
+if TYPE_CHECKING:
+    from .model_source import ModelSource
+    from .partition import Candidates, SearchOptions
 
 #: The address meaning "start a local Ray instance".
 LOCAL = "local"
@@ -33,6 +32,13 @@ class RayBackend:
     """``count`` partitions as Ray actors on the cluster at ``address``."""
 
     def __init__(self, count: int, source: ModelSource, options: SearchOptions, address: str = LOCAL) -> None:
+        # imported here: ``yarnspec explore`` reads LOCAL to build its options, and a serial run
+        # needs none of the parallel search's machinery
+        import logging
+
+        from .backends import HASH_SEED
+        from .partition import Partition
+
         try:
             import ray
         except ImportError:
