@@ -19,8 +19,7 @@ The worlds themselves are world files (:mod:`yarnspec.spec.world_file`): the sce
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, steps
@@ -44,10 +43,12 @@ MONITOR = "yarn.resourcemanager.scheduler.monitor.enable"
 PREEMPTION = "yarn.resourcemanager.monitor.capacity.preemption."
 
 
-@dataclass(frozen=True, slots=True)
-class ModelState:
+class ModelState(NamedTuple):
     """A scheduler state and the step invariants broken by the step that reached it
-    (``(name, message)`` pairs; empty unless the model is wrong)."""
+    (``(name, message)`` pairs; empty unless the model is wrong).
+
+    A named tuple, as the scheduler's records are: the explorer hashes one per transition and
+    compares it with the equal state it has usually met already, both in C."""
 
     scheduler: SchedulerState
     broken: tuple[tuple[str, str], ...] = ()
