@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Hashable
 
 from yarnspec.impl.resources import ZERO, Resource, f32, java_long
+from yarnspec.impl.scheduler.memo import Table
 from yarnspec.impl.scheduler.state import AppPhase, SchedulerState
 from yarnspec.impl.scheduler.world import World
 
@@ -198,16 +199,10 @@ class Limits:
 
     def __init__(self, world: World, capacity: int = 1 << 12) -> None:
         self.world = world
-        self.capacity = capacity
-        self._known: dict[Hashable, Resource] = {}
+        self._known: Table[Hashable, Resource] = Table(capacity)
 
     def _remembered(self, key: Hashable, compute: Callable[[], Resource]) -> Resource:
-        found = self._known.get(key)
-        if found is None:
-            if len(self._known) >= self.capacity:
-                self._known.clear()
-            found = self._known[key] = compute()
-        return found
+        return self._known.get(key, compute)
 
     def queue_maximum(self, state: SchedulerState, queue: int, partition: int) -> Resource:
         """:func:`queue_maximum` (it reads only the nodes of ``state``)."""

@@ -110,4 +110,4 @@ def test_remembered_limits_are_the_limits_of_each_state(walk: tuple[World, list[
             for leaf in world.leaves:
                 for ignore in (False, True):
                     assert remembered.user_limit(state, leaf, p, ignore) == reference.user_limit(world, part, leaf, p, ignore)  # type: ignore[arg-type]
-        assert len(remembered._known) <= 8
+        assert len(remembered._known.entries) <= 8
