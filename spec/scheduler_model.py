@@ -83,7 +83,9 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
             "max_containers": world.bounds.max_containers,
         }
         self._symmetry = Symmetry.of(world)
-        self._step_invariants = _by_kind((*STEP_INVARIANTS, *(i for i in self._extra_invariants if i.is_step)))
+        #: The step invariants in checking order (the catalogue's, then the extra ones).
+        self._step_order = (*STEP_INVARIANTS, *(i for i in self._extra_invariants if i.is_step))
+        self._step_invariants = _by_kind(self._step_order)
         #: The invariants' verdicts and reference limits, remembered by the parts of a state they read.
         self.limits = Limits(world)
         self.verdicts = Verdicts(world, tuple(inv for inv in (*STATE_INVARIANTS, *self._extra_invariants) if not inv.is_step))
@@ -144,8 +146,22 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         found: list[Invariant[ModelState]] = [
             Invariant(inv.name, _state_check(verdicts, index), inv.summary) for index, inv in enumerate(verdicts.state_invariants)
         ]
-        found += [Invariant(inv.name, _step_check(inv.name), inv.summary) for inv in (*STEP_INVARIANTS, *self._extra_invariants) if inv.is_step]
+        found += [Invariant(inv.name, _step_check(inv.name), inv.summary) for inv in self._step_order]
         return found
+
+    def first_violation(self, state: ModelState) -> tuple[str, str] | None:
+        """The name and message of the first invariant of :meth:`invariants` that ``state``
+        violates, or ``None``: their checks in one call (the explorer's, once per new state)."""
+        found = self.verdicts.first_violation(state.scheduler)
+        if found is not None:
+            index, message = found
+            return self.verdicts.state_invariants[index].name, message
+        if state.broken:
+            for inv in self._step_order:
+                for name, message in state.broken:
+                    if name == inv.name:
+                        return name, message
+        return None
 
     def progress(self) -> list[Progress[ModelState]]:
         """The progress properties chosen (``properties``, by name in the model's

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Generic, Protocol, TypeVar
 
 StateT = TypeVar("StateT", bound=Hashable)
@@ -95,6 +96,18 @@ def first_violation(invariants: Sequence[Invariant[StateT]], state: StateT) -> t
         if message is not None:
             return invariant.name, message
     return None
+
+
+def violation_check(model: TransitionSystem[StateT, Any]) -> Callable[[StateT], tuple[str, str] | None] | None:
+    """What the explorer runs on each new state: :func:`first_violation` over the model's
+    invariants, or the model's own ``first_violation(state)`` method when it has one (one call
+    instead of one per invariant; it must give the same answer); ``None`` when the model has no
+    invariant."""
+    invariants = tuple(model.invariants())
+    if not invariants:
+        return None
+    combined: Callable[[StateT], tuple[str, str] | None] | None = getattr(model, "first_violation", None)
+    return combined if combined is not None else partial(first_violation, invariants)
 
 
 def leads_to(

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yarnspec.impl.errors import InputError
-from yarnspec.spec.transition_system import TransitionSystem, first_violation
+from yarnspec.spec.transition_system import TransitionSystem, violation_check
 
 from . import liveness
 from .arguments import whole_number
@@ -87,7 +87,7 @@ class _Search:
 
     def _run(self) -> None:
         model = self.model
-        invariants = tuple(model.invariants())
+        check = violation_check(model)
         canonical = model.canonical if self.symmetry else None
         successors = model.successors
         seen, seen_add = self.seen, self.seen.add
@@ -110,7 +110,7 @@ class _Search:
             parent_append(_ROOT)
             position_append(place)
             frontier.append(state)
-            fault = first_violation(invariants, state) if invariants else None
+            fault = None if check is None else check(state)
             if fault is not None:
                 self.violation = (len(seen) - 1, "invariant", *fault)
                 return
@@ -141,7 +141,7 @@ class _Search:
                             parent_append(index)
                             position_append(place)
                             push(target)
-                            fault = first_violation(invariants, target) if invariants else None
+                            fault = None if check is None else check(target)
                             if fault is not None:
                                 self.violation = (len(seen) - 1, "invariant", *fault)
                                 self.transitions += place + 1

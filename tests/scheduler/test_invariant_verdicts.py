@@ -55,7 +55,13 @@ def test_each_state_invariant_reads_only_the_accounting_fields_of_reachable_stat
 
 
 def _model_verdict(model: SchedulerModel, state: SchedulerState) -> tuple[str, str] | None:
-    return first_violation(model.invariants(), ModelState(state))
+    """The model's verdict on ``state``, its invariants one by one and in one call (the
+    explorer's) alike: both are asked, the combined call first, so it meets the cache as the
+    explorer leaves it."""
+    combined = model.first_violation(ModelState(state))
+    one_by_one = first_violation(model.invariants(), ModelState(state))
+    assert combined == one_by_one
+    return combined
 
 
 def _first(state: SchedulerState) -> tuple[str, str] | None:
@@ -111,3 +117,19 @@ def test_the_cache_stays_within_its_capacity_and_still_answers() -> None:
         got = [verdicts.state_verdict(i, state) for i in range(len(inv.STATE_INVARIANTS))]
         assert got == [i.predicate(inv.Step(WORLD, state)) for i in inv.STATE_INVARIANTS]
         assert len(verdicts._states) <= 2
+
+
+def test_the_combined_check_reports_broken_step_invariants_in_catalogue_order() -> None:
+    """A state reached by a step that broke step invariants: the combined check names the
+    first in the catalogue's order (not the order the step listed them), after any state
+    invariant, as the invariants checked one by one do."""
+    odd_step = inv.Invariant("odd-step", "a plug-in step invariant", "a test", lambda step: None, frozenset({"commit"}))
+    model = SchedulerModel(WORLD, progress=False, extra_invariants=(odd_step,))
+    step_names = [i.name for i in inv.STEP_INVARIANTS]
+    reached = ModelState(STATE, (("odd-step", "odd"), (step_names[1], "second"), (step_names[0], "first")))
+    assert model.first_violation(reached) == first_violation(model.invariants(), reached) == (step_names[0], "first")
+    only_plug_in = ModelState(STATE, (("odd-step", "odd"),))
+    assert model.first_violation(only_plug_in) == ("odd-step", "odd")
+    broken = BROKEN_STATES["node-used-is-sum-of-containers"](STATE)
+    both = ModelState(broken, ((step_names[0], "first"),))
+    assert model.first_violation(both) == first_violation(model.invariants(), both) == _first(broken)
