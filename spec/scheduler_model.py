@@ -54,6 +54,10 @@ class ModelState(NamedTuple):
     broken: tuple[tuple[str, str], ...] = ()
 
 
+#: Builds a named tuple from the tuple of its fields, in C.
+_new_tuple = tuple.__new__
+
+
 class SchedulerModel(TransitionSystem[ModelState, Action]):
     """The transition system of one world (see the module docstring)."""
 
@@ -110,14 +114,24 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         world = self.world
         endless = world.bounds.endless
         by_kind = self._step_invariants
-        out = []
+        unchanged_is_state = not endless and not state.broken
+        out: list[tuple[Action, ModelState]] = []
+        append = out.append
         for entry, action, after in steps(world, before, self.memo, self.quiet):
-            broken: tuple[tuple[str, str], ...] = ()
             checks = by_kind.get(entry.name)
-            if checks:
+            if not checks:
+                if after is before and unchanged_is_state:
+                    append((action, state))  # a stuttering step: the same state (the explorer knows it at once)
+                    continue
+                broken: tuple[tuple[str, str], ...] = ()
+            else:
                 step = Step(world, after, before, action, self.limits)
-                broken = tuple((inv.name, message) for inv in checks if (message := inv.predicate(step)) is not None)
-            out.append((action, ModelState(renumber_containers(after) if endless else after, broken)))
+                broken = ()
+                for inv in checks:
+                    if (message := inv.predicate(step)) is not None:
+                        broken += ((inv.name, message),)
+            # tuple.__new__ builds the named tuple in C (its generated __new__ is a Python call)
+            append((action, _new_tuple(ModelState, (renumber_containers(after) if endless else after, broken))))
         return out
 
     def action_label(self, action: Action) -> str:

@@ -131,6 +131,9 @@ class _Search:
                     record((state, successor_list))
                 place = 0
                 for _action, target in successor_list:
+                    if target is state:  # a stuttering step: the state itself, stored already
+                        place += 1
+                        continue
                     key = target if canonical is None else canonical(target)
                     if key not in seen:
                         if room <= 0:
