@@ -25,12 +25,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..resources import Resource
 from .state import NONE, AppPhase, SchedulerState
 from .world import World
 
-#: A canonical encoding: one flat tuple of ints (hashed and compared at C speed).
-Encoded = tuple[int, ...]
+#: A canonical encoding: a tuple of the state's parts (see :func:`canonical_form`).
+Encoded = tuple[object, ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +51,24 @@ class Symmetry:
         node_maps = _group_maps(len(self.world.nodes), self.node_groups)
         app_maps = _group_maps(len(self.world.apps), self.app_groups)
         return tuple(itertools.product(node_maps, app_maps))
+
+    @cached_property
+    def placements(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None, tuple[int, ...] | None], ...]:
+        """Per renaming: its node and app maps (old index -> new) and where each new node and
+        app slot comes from (new index -> old); both of these ``None`` for the identity."""
+        placed = []
+        for nodes, apps in self.renamings:
+            identity = nodes == tuple(range(len(nodes))) and apps == tuple(range(len(apps)))
+            placed.append((nodes, apps, None if identity else _inverse(nodes), None if identity else _inverse(apps)))
+        return tuple(placed)
+
+
+def _inverse(mapping: tuple[int, ...]) -> tuple[int, ...]:
+    """The inverse of a permutation of ``range(len(mapping))``."""
+    inverse = [0] * len(mapping)
+    for old, new in enumerate(mapping):
+        inverse[new] = old
+    return tuple(inverse)
 
 
 def _node_groups(world: World) -> tuple[tuple[int, ...], ...]:
@@ -124,113 +141,47 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
 def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
     """The least encoding of ``state`` over all renamings (see the module docstring).
 
-    What no renaming changes is encoded once per state (:class:`_Parts`); each renaming only
-    places the node and application slots and renames the containers, proposals and node
-    orders."""
-    parts = _Parts.of(state)
-    renamings = symmetry.renamings
-    if len(renamings) == 1:  # no interchangeable nodes or applications: nothing to compare
-        return parts.encode(*renamings[0])
-    return min(parts.encode(nodes, apps) for nodes, apps in renamings)
-
-
-@dataclass(slots=True)
-class _Parts:
-    """The pieces of one state's encoding, with container ids and submission numbers already
-    replaced by their ranks: the slots of each node and application (placed by a renaming),
-    the containers in id order (an id rank is unique and no renaming changes it), the
-    proposals, and the runs of the encoding no renaming touches. ``tied``: two containers
-    share an id (a broken state), so their order depends on the renaming."""
-
-    head: tuple[int, ...]
-    node_slots: tuple[tuple[int, ...], ...]
-    app_slots: tuple[tuple[int, ...], ...]
-    usages: tuple[int, ...]
-    containers: tuple[tuple[int, int, int, int, int], ...]
-    proposals: tuple[tuple[int, ...], ...]
-    marks: tuple[int, ...]
-    node_order: tuple[tuple[int, ...], ...]
-    tail: tuple[int, ...]
-    tied: bool
-
-    @staticmethod
-    def of(state: SchedulerState) -> _Parts:
-        """The pieces of ``state``'s encoding."""
-        cids = _container_ranks(state)
-        seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
-        node_slots = tuple(
-            (n.live, len(n.used), *n.used, len(n.free), *n.free, cids[n.reserved]) for n in state.nodes
+    The encoding is a tuple of the state's parts with container ids and submission numbers
+    replaced by their ranks: what no renaming changes (the clock, queues and users, marks...)
+    is built once per state, and the records read as they are (resources, asks) are the
+    state's own tuples, not copies; each renaming only places the node and application slots
+    and renames the containers, proposals and node orders. Every position holds values of one
+    type in every state, so equal encodings are equal values of equal types."""
+    cids = _container_ranks(state)
+    seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
+    node_slots = [(n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes]
+    app_slots = [
+        () if app is None else (  # () sorts before any submitted app
+            app.phase, NONE if app.phase == AppPhase.FINISHED else seqs[app.seq], app.asks, app.used, app.reserved,
+            app.pending, app.rereservations, cids[app.am_container],
         )
-        app_slots = tuple(
-            (0,) if app is None else (
-                1, seqs.get(app.seq, NONE) if app.phase != AppPhase.FINISHED else NONE, app.phase, len(app.asks), *app.asks,
-                *_flat_resources(app.used), *_flat_resources(app.reserved), *_flat_resources(app.pending),
-                len(app.rereservations), *app.rereservations, cids[app.am_container],
+        for app in state.apps
+    ]  # fmt: skip
+    containers = sorted([(cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers])
+    tied = len(cids) - 1 < len(state.containers)  # two containers share an id (a broken state)
+    proposals = [
+        (p.kind, p.app, p.request, p.node, cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, tuple([cids[c] for c in p.kill]))
+        for p in state.proposals
+    ]
+    marks = tuple(sorted([(cids[cid], at) for cid, at in state.marks]))
+    head = (state.clock, state.next_container, state.next_app, state.queues, state.users)
+    tail = (marks, state.sorted_at, state.monitor_at, tuple([cids[cid] for cid in state.killable]))
+    best: Encoded | None = None
+    for nodes, apps, node_at, app_at in symmetry.placements:
+        if node_at is None or app_at is None:  # the identity: nothing moves
+            encoded = (head, tuple(node_slots), tuple(app_slots), tuple(containers), tuple(sorted(proposals)), state.node_order, tail)
+        else:
+            moved = [(cid, apps[app], nodes[node], request, kind) for cid, app, node, request, kind in containers]
+            encoded = (
+                head,
+                tuple(map(node_slots.__getitem__, node_at)),
+                tuple(map(app_slots.__getitem__, app_at)),
+                tuple(sorted(moved) if tied else moved),
+                tuple(sorted([(p[0], apps[p[1]], p[2], nodes[p[3]], *p[4:]) for p in proposals])),
+                tuple([tuple([nodes[n] for n in partition]) for partition in state.node_order]),
+                tail,
             )
-            for app in state.apps
-        )  # fmt: skip
-        usages: list[int] = []
-        add, extend = usages.append, usages.extend
-        for usage in (*state.queues, *state.users):
-            for r in (*usage.used, *usage.reserved, *usage.pending, *usage.am_used):
-                add(len(r))
-                extend(r)
-        containers = tuple(sorted((cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers))
-        proposals = tuple(
-            (p.kind, p.app, p.request, p.node, cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, len(p.kill), *(cids[c] for c in p.kill))
-            for p in state.proposals
-        )
-        marks = sorted((cids[cid], at) for cid, at in state.marks)
-        return _Parts(
-            (state.clock, state.next_container, state.next_app),
-            node_slots,
-            app_slots,
-            tuple(usages),
-            containers,
-            proposals,
-            (len(marks), *(v for mark in marks for v in mark)),
-            state.node_order,
-            (state.sorted_at, state.monitor_at, len(state.killable), *(cids[cid] for cid in state.killable)),
-            len(cids) - 1 < len(state.containers),
-        )
-
-    def encode(self, nodes: tuple[int, ...], apps: tuple[int, ...]) -> Encoded:
-        """One flat tuple of ints under the renaming (``nodes``, ``apps``: old index -> new):
-        every part of variable length is preceded by its length, so the encoding is injective
-        (the world fixes the number of nodes, applications, queues, users and partitions)."""
-        out: list[int] = list(self.head)
-        add, extend = out.append, out.extend
-        node_slots: list[tuple[int, ...]] = [()] * len(nodes)
-        for old, slot in enumerate(self.node_slots):
-            node_slots[nodes[old]] = slot
-        for slot in node_slots:
-            extend(slot)
-        app_slots: list[tuple[int, ...]] = [(0,)] * len(apps)  # (0,) sorts before any submitted app
-        for old, slot in enumerate(self.app_slots):
-            app_slots[apps[old]] = slot
-        for slot in app_slots:
-            extend(slot)
-        extend(self.usages)
-        containers = [(cid, apps[app], nodes[node], request, kind) for cid, app, node, request, kind in self.containers]
-        add(len(containers))
-        for container in sorted(containers) if self.tied else containers:
-            extend(container)
-        proposals = sorted((p[0], apps[p[1]], p[2], nodes[p[3]], *p[4:]) for p in self.proposals)
-        add(len(proposals))
-        for proposal in proposals:
-            extend(proposal)
-        extend(self.marks)
-        for partition in self.node_order:
-            add(len(partition))
-            extend(nodes[n] for n in partition)
-        extend(self.tail)
-        return tuple(out)
-
-
-def _flat_resources(vector: tuple[Resource, ...]) -> list[int]:
-    """Each resource's length, then its values (a resource is the tuple of its values)."""
-    out: list[int] = []
-    for r in vector:
-        out.append(len(r))
-        out.extend(r)
-    return out
+        if best is None or encoded < best:
+            best = encoded
+    assert best is not None  # a world has at least its identity renaming
+    return best
