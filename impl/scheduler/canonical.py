@@ -31,6 +31,13 @@ from .world import World
 #: A canonical encoding: a tuple of the state's parts (see :func:`canonical_form`).
 Encoded = tuple[object, ...]
 
+#: The slot of an application not submitted yet: as long as a submitted one's, whose first
+#: figure (its phase) is never ``NONE``.
+_NO_APP: tuple[int, ...] = (NONE,) * 8
+
+#: The items of the slots of a list, one after the other (in C).
+_spread = itertools.chain.from_iterable
+
 
 @dataclass(frozen=True, eq=False)
 class Symmetry:
@@ -141,17 +148,19 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
 def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
     """The least encoding of ``state`` over all renamings (see the module docstring).
 
-    The encoding is a tuple of the state's parts with container ids and submission numbers
-    replaced by their ranks: what no renaming changes (the clock, queues and users, marks...)
-    is built once per state, and the records read as they are (resources, asks) are the
-    state's own tuples, not copies; each renaming only places the node and application slots
-    and renames the containers, proposals and node orders. Every position holds values of one
-    type in every state, so equal encodings are equal values of equal types."""
+    The encoding is one tuple of the state's parts with container ids and submission numbers
+    replaced by their ranks. The records read as they are (resources, asks, queues and users)
+    are the state's own tuples, not flattened copies; the slots of nodes, applications,
+    containers and proposals are spread into it, each of fixed length and every run of them
+    preceded by its length, so the encoding stays injective. Every position holds values of
+    one type in every state, so equal encodings are equal values of equal types. What no
+    renaming changes is computed once per state; each renaming only places the node and
+    application slots and renames the containers, proposals and node orders."""
     cids = _container_ranks(state)
     seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
     node_slots = [(n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes]
     app_slots = [
-        () if app is None else (  # () sorts before any submitted app
+        _NO_APP if app is None else (
             app.phase, NONE if app.phase == AppPhase.FINISHED else seqs[app.seq], app.asks, app.used, app.reserved,
             app.pending, app.rereservations, cids[app.am_container],
         )
@@ -164,23 +173,26 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
         for p in state.proposals
     ]
     marks = tuple(sorted([(cids[cid], at) for cid, at in state.marks]))
-    head = (state.clock, state.next_container, state.next_app, state.queues, state.users)
-    tail = (marks, state.sorted_at, state.monitor_at, tuple([cids[cid] for cid in state.killable]))
+    killable = tuple([cids[cid] for cid in state.killable])
     best: Encoded | None = None
     for nodes, apps, node_at, app_at in symmetry.placements:
         if node_at is None or app_at is None:  # the identity: nothing moves
-            encoded = (head, tuple(node_slots), tuple(app_slots), tuple(containers), tuple(sorted(proposals)), state.node_order, tail)
+            placed_nodes, placed_apps, placed_containers = node_slots, app_slots, containers
+            placed_proposals, node_order = sorted(proposals), state.node_order
         else:
-            moved = [(cid, apps[app], nodes[node], request, kind) for cid, app, node, request, kind in containers]
-            encoded = (
-                head,
-                tuple(map(node_slots.__getitem__, node_at)),
-                tuple(map(app_slots.__getitem__, app_at)),
-                tuple(sorted(moved) if tied else moved),
-                tuple(sorted([(p[0], apps[p[1]], p[2], nodes[p[3]], *p[4:]) for p in proposals])),
-                tuple([tuple([nodes[n] for n in partition]) for partition in state.node_order]),
-                tail,
-            )
+            placed_nodes = list(map(node_slots.__getitem__, node_at))
+            placed_apps = list(map(app_slots.__getitem__, app_at))
+            placed_containers = [(cid, apps[app], nodes[node], request, kind) for cid, app, node, request, kind in containers]
+            if tied:
+                placed_containers.sort()
+            placed_proposals = sorted([(p[0], apps[p[1]], p[2], nodes[p[3]], *p[4:]) for p in proposals])
+            node_order = tuple([tuple([nodes[n] for n in partition]) for partition in state.node_order])
+        encoded = (
+            state.clock, state.next_container, state.next_app, state.queues, state.users,
+            *_spread(placed_nodes), *_spread(placed_apps),
+            len(placed_containers), *_spread(placed_containers), len(placed_proposals), *_spread(placed_proposals),
+            node_order, marks, state.sorted_at, state.monitor_at, killable,
+        )  # fmt: skip
         if best is None or encoded < best:
             best = encoded
     assert best is not None  # a world has at least its identity renaming
