@@ -115,6 +115,7 @@ class _Search:
                 self.violation = (len(seen) - 1, "invariant", *fault)
                 return
 
+        stored = len(seen)
         index = 0  # the index of the state being expanded (indices follow insertion order)
         depth = 0
         while frontier and not self.truncated:
@@ -135,21 +136,23 @@ class _Search:
                         place += 1
                         continue
                     key = target if canonical is None else canonical(target)
-                    if key not in seen:
-                        if room <= 0:
-                            self.truncated = True
-                        else:
+                    if room > 0:
+                        # add, then see whether the set grew: one hash of the key, not two for a new one
+                        seen_add(key)
+                        if len(seen) > stored:
+                            stored += 1
                             room -= 1
-                            seen_add(key)
                             parent_append(index)
                             position_append(place)
                             push(target)
                             fault = None if check is None else check(target)
                             if fault is not None:
-                                self.violation = (len(seen) - 1, "invariant", *fault)
+                                self.violation = (stored - 1, "invariant", *fault)
                                 self.transitions += place + 1
                                 self.depth = depth + 1
                                 return
+                    elif key not in seen:
+                        self.truncated = True
                     place += 1
                 self.transitions += place
                 if place == 0 and self.deadlock:
