@@ -301,13 +301,21 @@ class Edit:
         whose resource the queue already counts)."""
         spec = self.world.apps[app].requests[request]
         partition = self.world.node_partition[node]
-        self._node_allocate(node, spec.capability)
+        capability = spec.capability
+        self._node_allocate(node, capability)
         state = self.app(app)
-        self.apps[app] = _charge_app(state, partition, used=spec.capability, am_container=cid if request == 0 else None)
-        self.change_asks(app, request, -1)
-        if charge_queue:
-            self._charge_queues(app, partition, spec.capability)
-        self.containers[cid] = Container(cid, app, node, request, spec.capability, ContainerState.ALLOCATED, self.clock)
+        am_container = cid if request == 0 else None
+        if spec.partition == partition:  # the ask's partition: one charge of each record for both
+            asks = state.asks[:request] + (state.asks[request] - 1,) + state.asks[request + 1 :]
+            taken = -capability
+            self.apps[app] = _charge_app(state, partition, used=capability, pending=taken, asks=asks, am_container=am_container)
+            self._charge_queues(app, partition, capability if charge_queue else ZERO, pending=taken)
+        else:
+            self.apps[app] = _charge_app(state, partition, used=capability, am_container=am_container)
+            self.change_asks(app, request, -1)
+            if charge_queue:
+                self._charge_queues(app, partition, capability)
+        self.containers[cid] = Container(cid, app, node, request, capability, ContainerState.ALLOCATED, self.clock)
 
     def reserve(self, app: int, request: int, node: int) -> int:
         """A new reservation on a node (``SchedulerApplicationAttempt.reserve`` and
@@ -346,7 +354,9 @@ class Edit:
     def end_container(self, cid: int) -> Container:
         """A live container ends, however (completed, killed, released, lost): its resource
         returns to the node, the app, the user and the queues (``completedContainer``)."""
-        return self.end_containers(self.containers[cid].app, (cid,))[0]
+        container = self.containers.pop(cid)
+        self._give_back(container.app, (container,), (), withdraw=False)
+        return container
 
     def end_containers(self, app: int, cids: Sequence[int]) -> list[Container]:
         """Live containers of one application end together: :meth:`end_container` for each,
@@ -378,15 +388,16 @@ class Edit:
         partition_of = world.node_partition
         nodes = self.nodes
         seq, phase, asks, app_used, app_reserved, app_pending, rereservations, am_container = self.app(app)
-        used: dict[int, Resource] = {}
-        reserved: dict[int, Resource] = {}
-        pending: dict[int, Resource] = {}
+        # What goes back, per partition (ZERO: nothing); lists, as worlds have a partition or two.
+        used = [ZERO] * len(app_used)
+        reserved = list(used)
+        pending = list(used)
         for container in live:
             resource, node = container.resource, container.node
             n_live, n_used, n_free, n_reserved = nodes[node]
             nodes[node] = _build(NodeState, (n_live, n_used - resource, n_free + resource, n_reserved))
             partition = partition_of[node]
-            used[partition] = used[partition] + resource if partition in used else resource
+            used[partition] = resource if used[partition] is ZERO else used[partition] + resource
             if container.cid == am_container:
                 am_container = NONE
         for container in reservations:
@@ -395,7 +406,7 @@ class Edit:
             if n_reserved == container.cid:
                 nodes[node] = _build(NodeState, (n_live, n_used, n_free, NONE))
             partition = partition_of[node]
-            reserved[partition] = reserved[partition] + resource if partition in reserved else resource
+            reserved[partition] = resource if reserved[partition] is ZERO else reserved[partition] + resource
             key = world.apps[app].requests[container.request].key
             if rereservations[key]:  # ``resetReReservations``
                 rereservations = rereservations[:key] + (0,) + rereservations[key + 1 :]
@@ -404,21 +415,20 @@ class Edit:
                 if count:
                     asked = spec.capability if count == 1 else Resource(tuple(v * count for v in spec.capability))
                     partition = spec.partition
-                    pending[partition] = pending[partition] + asked if partition in pending else asked
+                    pending[partition] = asked if pending[partition] is ZERO else pending[partition] + asked
             asks = (0,) * len(asks)
-        for partition in sorted({*used, *reserved, *pending}):
-            used_back = _negated(used.get(partition, ZERO))
-            reserved_back = _negated(reserved.get(partition, ZERO))
-            pending_back = _negated(pending.get(partition, ZERO))
+        for partition, (used_back, reserved_back, pending_back) in enumerate(zip(used, reserved, pending)):
+            if used_back is ZERO and reserved_back is ZERO and pending_back is ZERO:
+                continue
+            used_back, reserved_back, pending_back = _negated(used_back), _negated(reserved_back), _negated(pending_back)
             if used_back is not ZERO:
                 app_used = _plus(app_used, partition, used_back)
             if reserved_back is not ZERO:
                 app_reserved = _plus(app_reserved, partition, reserved_back)
+                # A queue's and a user's used count reserved resource too.
+                used_back = reserved_back if used_back is ZERO else used_back + reserved_back
             if pending_back is not ZERO:
                 app_pending = _plus(app_pending, partition, pending_back)
-            # A queue's and a user's used count reserved resource too.
-            if reserved_back is not ZERO:
-                used_back = reserved_back if used_back is ZERO else used_back + reserved_back
             self._charge_queues(app, partition, used_back, reserved_back, pending_back)
         self.apps[app] = _build(
             AppState, (seq, phase, asks, app_used, app_reserved, app_pending, rereservations, am_container)
