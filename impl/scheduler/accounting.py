@@ -30,12 +30,26 @@ from .state import (
 )
 from .world import World
 
+# The records below are rebuilt directly rather than through ``_replace`` (a dict of keywords
+# per call), and the hottest ones with ``_build``: a record is a tuple of its fields in order,
+# and building it as one skips the Python ``__new__`` a named tuple's class call runs. The
+# tuples must list every field in declaration order (tests/scheduler/test_records.py pins the
+# fields of each record these build).
+_build = tuple.__new__
+
 
 def _plus(vector: tuple[Resource, ...], index: int, amount: Resource) -> tuple[Resource, ...]:
     """``vector`` with ``amount`` added to its component ``index``."""
+    was = vector[index]
+    # The sum of two <memory, vcores> pairs built here rather than by ``Resource.__add__``: one
+    # Python call fewer on the model checker's most frequent operation (the same tuple).
+    if len(was) == 2 == len(amount):
+        now = _build(Resource, (was[0] + amount[0], was[1] + amount[1]))
+    else:
+        now = was + amount
     if len(vector) == 1:
-        return (vector[0] + amount,)
-    return vector[:index] + (vector[index] + amount,) + vector[index + 1 :]
+        return (now,)
+    return vector[:index] + (now,) + vector[index + 1 :]
 
 
 def _add(vector: tuple[Resource, ...], index: int, amount: Resource) -> tuple[Resource, ...]:
@@ -44,12 +58,9 @@ def _add(vector: tuple[Resource, ...], index: int, amount: Resource) -> tuple[Re
     return _plus(vector, index, amount)
 
 
-# The records below are rebuilt directly rather than through ``_replace`` (a dict of keywords
-# per call), and the hottest ones with ``_build``: a record is a tuple of its fields in order,
-# and building it as one skips the Python ``__new__`` a named tuple's class call runs. The
-# tuples must list every field in declaration order (tests/scheduler/test_records.py pins the
-# fields of each record these build).
-_build = tuple.__new__
+def _negated(amount: Resource) -> Resource:
+    """``-amount``, and ``ZERO`` itself for ``ZERO`` (which the charges skip)."""
+    return amount if amount is ZERO else -amount
 
 
 def _charge_usage(
@@ -226,28 +237,30 @@ class Edit:
 
     # -- counters ---------------------------------------------------------------------------
 
-    def _charge_queues(self, app: int, partition: int, used: Resource, reserved: Resource = ZERO) -> None:
-        """``allocateResource`` / ``releaseResource`` (and reserved) from the app's leaf up to
-        root, and the app's user (Hadoop charges the user in the leaf's ``allocateResource``)."""
+    def _charge_queues(
+        self, app: int, partition: int, used: Resource, reserved: Resource = ZERO, pending: Resource = ZERO
+    ) -> None:
+        """``allocateResource`` / ``releaseResource`` (and reserved, and pending: ``inc`` /
+        ``decPendingResource``) from the app's leaf up to root, and the app's user (Hadoop
+        charges the user in the leaf's ``allocateResource`` and ``incPendingResource``)."""
         info = self.world.apps[app]
-        for queue in self.world.ancestors(info.queue):
-            self.queues[queue] = _charge_usage(self.queues[queue], partition, used, reserved)
-        self.users[info.user] = _charge_usage(self.users[info.user], partition, used, reserved)
+        queues = self.queues
+        for queue in self.world.ancestor_chains[info.queue]:
+            queues[queue] = _charge_usage(queues[queue], partition, used, reserved, pending)
+        users = self.users
+        users[info.user] = _charge_usage(users[info.user], partition, used, reserved, pending)
 
     def change_asks(self, app: int, request: int, delta: int) -> None:
         """The AM asks for ``delta`` more (or fewer) containers of one request: the app's
         outstanding count and pending resource, its user's and every ancestor queue's pending
         in the partition asked for (``incPendingResource`` / ``decPendingResource``)."""
-        info = self.world.apps[app]
-        spec = info.requests[request]
+        spec = self.world.apps[app].requests[request]
         state = self.app(app)
         capability = spec.capability
         amount = capability if delta == 1 else -capability if delta == -1 else Resource(tuple(v * delta for v in capability))
         asks = state.asks[:request] + (state.asks[request] + delta,) + state.asks[request + 1 :]
         self.apps[app] = _charge_app(state, spec.partition, pending=amount, asks=asks)
-        for queue in self.world.ancestors(info.queue):
-            self.queues[queue] = _charge_usage(self.queues[queue], spec.partition, pending=amount)
-        self.users[info.user] = _charge_usage(self.users[info.user], spec.partition, pending=amount)
+        self._charge_queues(app, spec.partition, ZERO, pending=amount)
 
     def change_am_used(self, app: int, sign: int) -> None:
         """Activation (``+1``) or removal (``-1``) of an application: its AM resource is added
@@ -288,13 +301,21 @@ class Edit:
         whose resource the queue already counts)."""
         spec = self.world.apps[app].requests[request]
         partition = self.world.node_partition[node]
-        self._node_allocate(node, spec.capability)
+        capability = spec.capability
+        self._node_allocate(node, capability)
         state = self.app(app)
-        self.apps[app] = _charge_app(state, partition, used=spec.capability, am_container=cid if request == 0 else None)
-        self.change_asks(app, request, -1)
-        if charge_queue:
-            self._charge_queues(app, partition, spec.capability)
-        self.containers[cid] = Container(cid, app, node, request, spec.capability, ContainerState.ALLOCATED, self.clock)
+        am_container = cid if request == 0 else None
+        if spec.partition == partition:  # the ask's partition: one charge of each record for both
+            asks = state.asks[:request] + (state.asks[request] - 1,) + state.asks[request + 1 :]
+            taken = -capability
+            self.apps[app] = _charge_app(state, partition, used=capability, pending=taken, asks=asks, am_container=am_container)
+            self._charge_queues(app, partition, capability if charge_queue else ZERO, pending=taken)
+        else:
+            self.apps[app] = _charge_app(state, partition, used=capability, am_container=am_container)
+            self.change_asks(app, request, -1)
+            if charge_queue:
+                self._charge_queues(app, partition, capability)
+        self.containers[cid] = Container(cid, app, node, request, capability, ContainerState.ALLOCATED, self.clock)
 
     def reserve(self, app: int, request: int, node: int) -> int:
         """A new reservation on a node (``SchedulerApplicationAttempt.reserve`` and
@@ -333,33 +354,88 @@ class Edit:
     def end_container(self, cid: int) -> Container:
         """A live container ends, however (completed, killed, released, lost): its resource
         returns to the node, the app, the user and the queues (``completedContainer``)."""
-        return self.end_containers(self.containers[cid].app, (cid,))[0]
+        container = self.containers.pop(cid)
+        self._give_back(container.app, (container,), (), withdraw=False)
+        return container
 
     def end_containers(self, app: int, cids: Sequence[int]) -> list[Container]:
         """Live containers of one application end together: :meth:`end_container` for each,
         with every counter charged once with their sum (the same figures, fewer records)."""
         ended = [self.containers.pop(cid) for cid in cids]
-        state = self.app(app)
-        am_container = state.am_container
-        by_node: dict[int, Resource] = {}
-        by_partition: dict[int, Resource] = {}
-        partition_of = self.world.node_partition
-        for container in ended:
+        self._give_back(app, ended, (), withdraw=False)
+        return ended
+
+    def drop_app(self, app: int) -> None:
+        """Everything the application holds or asks for is given back (its attempt ends): its
+        reservations are dropped (:meth:`drop_reservation`), its live containers end
+        (:meth:`end_containers`) and its outstanding asks are withdrawn (:meth:`change_asks`),
+        with every counter charged once per partition with the sum (the same figures, fewer
+        records)."""
+        containers = self.containers
+        live: list[Container] = []
+        reservations: list[Container] = []
+        for cid in [cid for cid, container in containers.items() if container.app == app]:
+            container = containers.pop(cid)
+            (reservations if container.state == ContainerState.RESERVED else live).append(container)
+        self._give_back(app, live, reservations, withdraw=True)
+
+    def _give_back(self, app: int, live: Sequence[Container], reservations: Sequence[Container], withdraw: bool) -> None:
+        """The counters' side of :meth:`end_containers` (``live``, already untracked) and of
+        :meth:`drop_app` (also its untracked ``reservations`` and, if ``withdraw``, every
+        outstanding ask). Integer sums do not depend on their grouping, so each counter takes
+        one charge per partition: the figures of charging container by container."""
+        world = self.world
+        partition_of = world.node_partition
+        nodes = self.nodes
+        seq, phase, asks, app_used, app_reserved, app_pending, rereservations, am_container = self.app(app)
+        # What goes back, per partition (ZERO: nothing); lists, as worlds have a partition or two.
+        used = [ZERO] * len(app_used)
+        reserved = list(used)
+        pending = list(used)
+        for container in live:
             resource, node = container.resource, container.node
-            by_node[node] = by_node[node] + resource if node in by_node else resource
+            n_live, n_used, n_free, n_reserved = nodes[node]
+            nodes[node] = _build(NodeState, (n_live, n_used - resource, n_free + resource, n_reserved))
             partition = partition_of[node]
-            by_partition[partition] = by_partition[partition] + resource if partition in by_partition else resource
+            used[partition] = resource if used[partition] is ZERO else used[partition] + resource
             if container.cid == am_container:
                 am_container = NONE
-            if self._marks is not None or self.state.marks:
+        for container in reservations:
+            resource, node = container.resource, container.node
+            n_live, n_used, n_free, n_reserved = nodes[node]
+            if n_reserved == container.cid:
+                nodes[node] = _build(NodeState, (n_live, n_used, n_free, NONE))
+            partition = partition_of[node]
+            reserved[partition] = resource if reserved[partition] is ZERO else reserved[partition] + resource
+            key = world.apps[app].requests[container.request].key
+            if rereservations[key]:  # ``resetReReservations``
+                rereservations = rereservations[:key] + (0,) + rereservations[key + 1 :]
+        if withdraw and any(asks):
+            for spec, count in zip(world.apps[app].requests, asks):
+                if count:
+                    asked = spec.capability if count == 1 else Resource(tuple(v * count for v in spec.capability))
+                    partition = spec.partition
+                    pending[partition] = asked if pending[partition] is ZERO else pending[partition] + asked
+            asks = (0,) * len(asks)
+        for partition, (used_back, reserved_back, pending_back) in enumerate(zip(used, reserved, pending)):
+            if used_back is ZERO and reserved_back is ZERO and pending_back is ZERO:
+                continue
+            used_back, reserved_back, pending_back = _negated(used_back), _negated(reserved_back), _negated(pending_back)
+            if used_back is not ZERO:
+                app_used = _plus(app_used, partition, used_back)
+            if reserved_back is not ZERO:
+                app_reserved = _plus(app_reserved, partition, reserved_back)
+                # A queue's and a user's used count reserved resource too.
+                used_back = reserved_back if used_back is ZERO else used_back + reserved_back
+            if pending_back is not ZERO:
+                app_pending = _plus(app_pending, partition, pending_back)
+            self._charge_queues(app, partition, used_back, reserved_back, pending_back)
+        self.apps[app] = _build(
+            AppState, (seq, phase, asks, app_used, app_reserved, app_pending, rereservations, am_container)
+        )
+        if self._marks is not None or self.state.marks:
+            for container in (*live, *reservations):
                 self._unmark(container.cid)
-        for node, resource in by_node.items():
-            self._node_release(node, resource)
-        for partition, resource in by_partition.items():
-            released = -resource
-            self.apps[app] = _charge_app(self.app(app), partition, used=released, am_container=am_container)
-            self._charge_queues(app, partition, released)
-        return ended
 
     def bump_rereservation(self, app: int, request: int) -> None:
         """``addReReservation``: one more re-reservation for the request's scheduler key

@@ -115,7 +115,7 @@ def finish_app(world: World, state: SchedulerState, app: int) -> SchedulerState:
     """The application finishes: everything it holds or asks for is given back."""
     edit = Edit(world, state)
     was_active = edit.app(app).phase == AppPhase.ACTIVE
-    _drop_everything(edit, app)
+    edit.drop_app(app)
     if was_active:
         edit.change_am_used(app, -1)
     edit.apps[app] = with_phase(edit.app(app), AppPhase.FINISHED)
@@ -159,22 +159,8 @@ def end_container(edit: Edit, cid: int) -> None:
     """A live container ends; if it was the AM, the attempt fails and a new AM is asked for."""
     container = edit.end_container(cid)
     if container.is_am:
-        _drop_everything(edit, container.app)
+        edit.drop_app(container.app)
         edit.change_asks(container.app, 0, 1)
-
-
-def _drop_everything(edit: Edit, app: int) -> None:
-    """Kill the app's containers, drop its reservations and withdraw its demand."""
-    live = []
-    for container in edit.containers_of_app(app):
-        if container.state == ContainerState.RESERVED:
-            edit.drop_reservation(container.cid)
-        else:
-            live.append(container.cid)
-    edit.end_containers(app, live)
-    for request, count in enumerate(edit.app(app).asks):
-        if count:
-            edit.change_asks(app, request, -count)
 
 
 def activate(edit: Edit, leaf: int) -> None:
