@@ -23,6 +23,7 @@ from .world import World
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+P = TypeVar("P", bound=Hashable)
 
 #: Bounds of the tables (entries); a table starts afresh beyond its bound.
 MAX_PASS_INPUTS = 50_000
@@ -72,7 +73,7 @@ class Memo:
         self.passes: Table[Hashable, dict[Hashable, tuple[Proposal, ...]]] = Table(MAX_PASS_INPUTS)
         self.configured: Table[Hashable, dict[str, Queue]] = Table(MAX_CONFIGURED)
         self.rounds: Table[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]] = Table(MAX_ROUNDS)
-        self._world_facts: dict[str, Any] = {}
+        self._world_facts: dict[Hashable, Any] = {}
         self.limit_checks: Table[Hashable, str] = Table(MAX_LIMIT_CHECKS)
 
     def view(self, state: SchedulerState) -> View:
@@ -82,7 +83,7 @@ class Memo:
             self._view = View(self.world, state)
         return self._view
 
-    def world_fact(self, name: str, compute: Callable[[World], V]) -> V:
+    def world_fact(self, name: Hashable, compute: Callable[[World], V]) -> V:
         """A fact of the memo's world alone (``compute(world)``), computed on first use and
         kept under ``name`` for the memo's life."""
         if name not in self._world_facts:
@@ -94,17 +95,18 @@ class Memo:
         self,
         state: SchedulerState,
         inputs: Callable[[SchedulerState], Hashable],
-        action: Hashable,
-        compute: Callable[[], tuple[Proposal, ...]],
+        action: P,
+        compute: Callable[[View, P], tuple[Proposal, ...]],
     ) -> tuple[Proposal, ...]:
-        """What ``action``'s pass proposes in ``state``, computed once per distinct pass
-        inputs (``inputs(state)``: everything of a state a pass reads)."""
+        """What ``action``'s pass proposes in ``state`` (``compute(view, action)`` from the
+        state's shared view), computed once per distinct pass inputs (``inputs(state)``:
+        everything of a state a pass reads)."""
         if self._pass_state is not state:
             self._pass_state = state
             self._pass_proposals = self.passes.get(inputs(state), dict)
         found = self._pass_proposals.get(action)
         if found is None:
-            found = self._pass_proposals[action] = compute()
+            found = self._pass_proposals[action] = compute(self.view(state), action)
         return found
 
     def check(self, world: World) -> Memo:

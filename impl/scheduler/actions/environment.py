@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import environment as env
-from ..state import ContainerState
-from .kind import ActionKind, Context, app_name, node_name, once, per_app, per_container, per_node, per_request
+from .kind import (
+    ALLOCATED, LIVE, RUNNING, ActionKind, Context, app_name, node_name, once, per_app, per_container, per_node, per_request
+)
 
 @dataclass(frozen=True, slots=True)
 class Submit:
@@ -94,8 +95,8 @@ class Launch:
 
 def _launch_enabled(context: Context, action: Launch) -> bool:
     """The container is allocated and not yet running."""
-    container = context.container(action.container)
-    return container is not None and container.state == ContainerState.ALLOCATED
+    container = context.by_id.get(action.container)
+    return container is not None and container.state == ALLOCATED
 
 
 LAUNCH = ActionKind(
@@ -117,8 +118,8 @@ class Complete:
 
 def _complete_enabled(context: Context, action: Complete) -> bool:
     """A running container other than an AM may finish by itself."""
-    container = context.container(action.container)
-    return container is not None and container.state == ContainerState.RUNNING and not container.is_am
+    container = context.by_id.get(action.container)
+    return container is not None and container.state == RUNNING and not container.is_am
 
 
 COMPLETE = ActionKind(
@@ -140,8 +141,8 @@ class Release:
 
 def _release_enabled(context: Context, action: Release) -> bool:
     """A running AM may release any of its other live containers."""
-    container = context.container(action.container)
-    return container is not None and container.live and not container.is_am and context.am_running(container.app)
+    container = context.by_id.get(action.container)
+    return container is not None and container.state in LIVE and not container.is_am and context.am_running(container.app)
 
 
 RELEASE = ActionKind(
