@@ -60,9 +60,10 @@ class Memo:
       :mod:`.async_commit`: why a proposal is rejected, ``""`` if it is not);
     * the configured queues per partition resources and the preemption policy's round per
       monitor inputs (:attr:`configured`, :attr:`rounds`, used by :mod:`.monitor`);
-    * facts of the world alone, computed once (:meth:`world_fact`: e.g. which actions the
-      world's settings let be enabled at all, with a table per state-dependent domain of the
-      actions built for each candidate: a container id, a proposal in flight).
+    * the enabled-action listing's plan, a fact of the world alone computed once per set of
+      kinds left out (:attr:`listings`: which actions the world's settings let be enabled at
+      all, with a table per state-dependent domain of the actions built for each candidate: a
+      container id, a proposal in flight).
     """
 
     def __init__(self, world: World) -> None:
@@ -73,7 +74,9 @@ class Memo:
         self.passes: Table[Hashable, dict[Hashable, tuple[Proposal, ...]]] = Table(MAX_PASS_INPUTS)
         self.configured: Table[Hashable, dict[str, Queue]] = Table(MAX_CONFIGURED)
         self.rounds: Table[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]] = Table(MAX_ROUNDS)
-        self._world_facts: dict[Hashable, Any] = {}
+        #: The enabled-action listing's plan (a fact of the world built by
+        #: :mod:`.actions`), per set of kinds left out.
+        self.listings: dict[frozenset[str], Any] = {}
         self.limit_checks: Table[Hashable, str] = Table(MAX_LIMIT_CHECKS)
 
     def view(self, state: SchedulerState) -> View:
@@ -82,14 +85,6 @@ class Memo:
         if self._view is None or self._view.state is not state:
             self._view = View(self.world, state)
         return self._view
-
-    def world_fact(self, name: Hashable, compute: Callable[[World], V]) -> V:
-        """A fact of the memo's world alone (``compute(world)``), computed on first use and
-        kept under ``name`` for the memo's life."""
-        if name not in self._world_facts:
-            self._world_facts[name] = compute(self.world)
-        found: V = self._world_facts[name]
-        return found
 
     def proposals(
         self,

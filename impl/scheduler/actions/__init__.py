@@ -113,7 +113,8 @@ def _checks(kinds: tuple[ActionKind[Any], ...], args: tuple[Any, ...]) -> Checks
 def _plan(world: World, leave_out: frozenset[str] = frozenset()) -> Plan:
     """The table's groups as ``world`` lists them (see :data:`Plan`): kinds its settings never
     enable and kinds named in ``leave_out`` left out, the checks of world-only domains built
-    once. The plan is a fact of the world kept in the model's memo, its tables with it."""
+    once. The plan is a fact of the world kept in the model's memo (``Memo.listings``), its
+    tables with it."""
     plan: list[Checks | _StateDomain] = []
     state = initial_state(world)
     for candidates, kinds in _GROUPS:
@@ -164,7 +165,9 @@ def steps(
 
 def _enabled(context: Context, leave_out: frozenset[str]) -> list[Pair]:
     """The enabled actions of the context's state with their table entries, in table order."""
-    plan: Plan = context.memo.world_fact((_PLAN, leave_out), lambda world: _plan(world, leave_out))
+    plan: Plan | None = context.memo.listings.get(leave_out)
+    if plan is None:
+        plan = context.memo.listings[leave_out] = _plan(context.world, leave_out)
     found: list[Pair] = []
     add = found.append
     for run in plan:
@@ -182,10 +185,6 @@ def _enabled(context: Context, leave_out: frozenset[str]) -> list[Pair]:
                 if guard(context, pair[1]):
                     add(pair)
     return found
-
-
-#: The memo's name of the listing plan (:func:`_plan`), with the kinds left out.
-_PLAN = "enabled-plan"
 
 
 def apply_action(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:

@@ -150,7 +150,7 @@ def per_request(world: World, state: SchedulerState) -> Iterable[tuple[int, int]
 
 def per_container(world: World, state: SchedulerState) -> Iterable[tuple[int]]:
     """Every tracked container, in id order."""
-    return ((container.cid,) for container in state.containers)
+    return [(container.cid,) for container in state.containers]
 
 
 def per_node(world: World, state: SchedulerState) -> Iterable[tuple[int]]:
