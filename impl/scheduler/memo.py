@@ -30,6 +30,7 @@ MAX_PASS_INPUTS = 50_000
 MAX_ROUNDS = 20_000
 MAX_CONFIGURED = 1_000
 MAX_ACTIONS = 10_000  # per candidate domain of the enabled-action listing
+MAX_LISTED = 20_000  # per remembered segment of the enabled-action listing
 MAX_LIMIT_CHECKS = 20_000
 
 

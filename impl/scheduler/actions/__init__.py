@@ -26,12 +26,12 @@ correct, only slower).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import partial
 from types import MappingProxyType
 from typing import Any
 
-from ..memo import MAX_ACTIONS, Memo, Table, memo_for
+from ..memo import MAX_ACTIONS, MAX_LISTED, Memo, Table, memo_for
 from ..node_sorting import initial_order
 from ..state import SchedulerState, initial_state
 from ..world import World
@@ -98,11 +98,30 @@ class _StateDomain:
         return _checks(self.kinds, args)
 
 
-#: The enabled-action listing of one world, in table order: runs of neighbouring groups over
-#: world-only domains flattened into the checks of every candidate (a tuple: built once), and
-#: the groups over state-dependent domains (:class:`_StateDomain`). Kinds the world's settings
-#: never enable are left out.
-Plan = tuple["Checks | _StateDomain", ...]
+#: Runs of the listing, in table order: neighbouring groups over world-only domains flattened
+#: into the checks of every candidate (a tuple: built once), and the groups over state-dependent
+#: domains (:class:`_StateDomain`).
+Runs = tuple["Checks | _StateDomain", ...]
+
+
+class _Segment:
+    """Neighbouring groups of the listing whose kinds declare the same ``reads`` (see
+    :class:`~.kind.ActionKind`): their enabled actions are remembered (bounded) by what they
+    read of a state, so a state whose applications and containers an earlier state had asks
+    none of their guards. Groups that declare nothing (``reads`` is ``None``) are listed anew
+    in every state."""
+
+    __slots__ = ("reads", "runs", "listed")
+
+    def __init__(self, reads: Callable[[SchedulerState], Hashable] | None, runs: Runs) -> None:
+        self.reads = reads
+        self.runs = runs
+        self.listed: Table[Hashable, list[Pair]] = Table(MAX_LISTED)
+
+
+#: The enabled-action listing of one world (kinds the world's settings never enable left out):
+#: its segments in table order.
+Plan = tuple[_Segment, ...]
 
 
 def _checks(kinds: tuple[ActionKind[Any], ...], args: tuple[Any, ...]) -> Checks:
@@ -110,26 +129,36 @@ def _checks(kinds: tuple[ActionKind[Any], ...], args: tuple[Any, ...]) -> Checks
     return tuple((entry.guard, (entry, entry.action(*args))) for entry in kinds)
 
 
+def _group_reads(kinds: tuple[ActionKind[Any], ...]) -> Callable[[SchedulerState], Hashable] | None:
+    """What every kind of a group reads, if they all declare the same, else ``None``."""
+    declared = {entry.reads for entry in kinds}
+    return declared.pop() if len(declared) == 1 else None
+
+
 def _plan(world: World, leave_out: frozenset[str] = frozenset()) -> Plan:
     """The table's groups as ``world`` lists them (see :data:`Plan`): kinds its settings never
     enable and kinds named in ``leave_out`` left out, the checks of world-only domains built
     once. The plan is a fact of the world kept in the model's memo (``Memo.listings``), its
     tables with it."""
-    plan: list[Checks | _StateDomain] = []
+    segments: list[tuple[Callable[[SchedulerState], Hashable] | None, list[Checks | _StateDomain]]] = []
     state = initial_state(world)
     for candidates, kinds in _GROUPS:
         possible = tuple(entry for entry in kinds if entry.possible_in(world) and entry.name not in leave_out)
         if not possible:
             continue
+        reads = _group_reads(possible)
+        if not segments or segments[-1][0] is not reads:
+            segments.append((reads, []))
+        runs = segments[-1][1]
         if candidates not in WORLD_DOMAINS:
-            plan.append(_StateDomain(candidates, possible))
+            runs.append(_StateDomain(candidates, possible))
             continue
         fixed = tuple(check for args in candidates(world, state) for check in _checks(possible, args))
-        if plan and not isinstance(plan[-1], _StateDomain):
-            plan[-1] = (*plan[-1], *fixed)  # neighbouring world-only runs list as one
+        if runs and not isinstance(runs[-1], _StateDomain):
+            runs[-1] = (*runs[-1], *fixed)  # neighbouring world-only runs list as one
         else:
-            plan.append(fixed)
-    return tuple(plan)
+            runs.append(fixed)
+    return tuple(_Segment(reads, tuple(runs)) for reads, runs in segments)
 
 
 def action_kind(action: Action) -> ActionKind[Any]:
@@ -169,8 +198,22 @@ def _enabled(context: Context, leave_out: frozenset[str]) -> list[Pair]:
     if plan is None:
         plan = context.memo.listings[leave_out] = _plan(context.world, leave_out)
     found: list[Pair] = []
+    for segment in plan:
+        if segment.reads is None:
+            _list(context, segment.runs, found)
+            continue
+        key = segment.reads(context.state)
+        listed = segment.listed.entries.get(key)
+        if listed is None:
+            listed = segment.listed.get(key, partial(_list, context, segment.runs, []))
+        found += listed
+    return found
+
+
+def _list(context: Context, runs: Runs, found: list[Pair]) -> list[Pair]:
+    """``found`` with the enabled actions of the runs added, in order."""
     add = found.append
-    for run in plan:
+    for run in runs:
         if not isinstance(run, _StateDomain):
             for guard, pair in run:
                 if guard(context, pair[1]):

@@ -38,20 +38,21 @@ class Context:
     one per state: the listing of the enabled actions and every step from the state share it,
     and the facts it works out on first use hold for every action of the state."""
 
-    __slots__ = ("world", "state", "memo", "by_id", "_am_running")
+    __slots__ = ("world", "state", "memo", "_by_id", "_am_running")
 
     def __init__(self, world: World, state: SchedulerState, memo: Memo) -> None:
         self.world = world
         self.state = state
         self.memo = memo
-        #: The tracked containers by id: every container's guards ask (``by_id.get(cid)``,
-        #: a dict lookup rather than a method call: they run for every container of a state).
-        self.by_id: dict[int, Container] = {c.cid: c for c in state.containers}
+        self._by_id: dict[int, Container] | None = None
         self._am_running: tuple[bool, ...] | None = None
 
     def container(self, cid: int) -> Container | None:
         """The tracked container with this id, or ``None``."""
-        return self.by_id.get(cid)
+        by_id = self._by_id
+        if by_id is None:
+            by_id = self._by_id = {c.cid: c for c in self.state.containers}
+        return by_id.get(cid)
 
     def am_running(self, app: int) -> bool:
         """Whether the application is active and its AM container runs (the AM can talk to the
@@ -70,7 +71,7 @@ class Context:
 def _am_running(context: Context, app: AppState | None) -> bool:
     if app is None or app.phase != ACTIVE or app.am_container == NONE:
         return False
-    am = context.by_id.get(app.am_container)
+    am = context.container(app.am_container)
     return am is not None and am.state == RUNNING
 
 
@@ -102,7 +103,9 @@ class ActionKind(Generic[A]):
     scheduler's own steps and the clock; the rest of the environment may go quiet);
     ``possible``: whether a world's settings let the kind ever be enabled (``None``: always),
     a fact of the world that spares the enabled-action listing guards that always fail (the
-    guard still checks it)."""
+    guard still checks it); ``reads``: everything of a state the candidates and the guard read
+    (besides the world), such as :func:`apps_and_containers` (``None``: not declared), so the
+    listing may remember which actions are enabled by it."""
 
     name: str
     action: type[A]
@@ -114,6 +117,7 @@ class ActionKind(Generic[A]):
     fairness: Callable[[A], str] | None = None
     fair: bool = False
     possible: Callable[[World], bool] | None = None
+    reads: Callable[[SchedulerState], Hashable] | None = None
 
     def effect(self, context: Context, action: A) -> StepResult:
         """The state ``action`` leads to with its note (walkers and traces show the note; the
@@ -171,6 +175,15 @@ def once(world: World, state: SchedulerState) -> Iterable[tuple[()]]:
 #: The candidate domains that depend on the world alone (not on the state): their actions
 #: are built once per world.
 WORLD_DOMAINS: frozenset[Candidates] = frozenset({per_app, per_request, per_node, per_partition, once})
+
+
+# -- what guards read -------------------------------------------------------------------------
+
+
+def apps_and_containers(state: SchedulerState) -> tuple[object, ...]:
+    """The state's applications and tracked containers: all the environment's application
+    and container guards read (asks, phases, AM containers, container states)."""
+    return (state.apps, state.containers)
 
 
 # -- argument texts -------------------------------------------------------------------------
