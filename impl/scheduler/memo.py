@@ -23,12 +23,14 @@ from .world import World
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+P = TypeVar("P", bound=Hashable)
 
 #: Bounds of the tables (entries); a table starts afresh beyond its bound.
 MAX_PASS_INPUTS = 50_000
 MAX_ROUNDS = 20_000
 MAX_CONFIGURED = 1_000
 MAX_ACTIONS = 10_000  # per candidate domain of the enabled-action listing
+MAX_LISTED = 20_000  # per remembered segment of the enabled-action listing
 MAX_LIMIT_CHECKS = 20_000
 
 
@@ -59,9 +61,10 @@ class Memo:
       :mod:`.async_commit`: why a proposal is rejected, ``""`` if it is not);
     * the configured queues per partition resources and the preemption policy's round per
       monitor inputs (:attr:`configured`, :attr:`rounds`, used by :mod:`.monitor`);
-    * facts of the world alone, computed once (:meth:`world_fact`: e.g. which actions the
-      world's settings let be enabled at all, with a table per state-dependent domain of the
-      actions built for each candidate: a container id, a proposal in flight).
+    * the enabled-action listing's plan, a fact of the world alone computed once per set of
+      kinds left out (:attr:`listings`: which actions the world's settings let be enabled at
+      all, with a table per state-dependent domain of the actions built for each candidate: a
+      container id, a proposal in flight).
     """
 
     def __init__(self, world: World) -> None:
@@ -72,7 +75,9 @@ class Memo:
         self.passes: Table[Hashable, dict[Hashable, tuple[Proposal, ...]]] = Table(MAX_PASS_INPUTS)
         self.configured: Table[Hashable, dict[str, Queue]] = Table(MAX_CONFIGURED)
         self.rounds: Table[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]] = Table(MAX_ROUNDS)
-        self._world_facts: dict[str, Any] = {}
+        #: The enabled-action listing's plan (a fact of the world built by
+        #: :mod:`.actions`), per set of kinds left out.
+        self.listings: dict[frozenset[str], Any] = {}
         self.limit_checks: Table[Hashable, str] = Table(MAX_LIMIT_CHECKS)
 
     def view(self, state: SchedulerState) -> View:
@@ -82,29 +87,22 @@ class Memo:
             self._view = View(self.world, state)
         return self._view
 
-    def world_fact(self, name: str, compute: Callable[[World], V]) -> V:
-        """A fact of the memo's world alone (``compute(world)``), computed on first use and
-        kept under ``name`` for the memo's life."""
-        if name not in self._world_facts:
-            self._world_facts[name] = compute(self.world)
-        found: V = self._world_facts[name]
-        return found
-
     def proposals(
         self,
         state: SchedulerState,
         inputs: Callable[[SchedulerState], Hashable],
-        action: Hashable,
-        compute: Callable[[], tuple[Proposal, ...]],
+        action: P,
+        compute: Callable[[View, P], tuple[Proposal, ...]],
     ) -> tuple[Proposal, ...]:
-        """What ``action``'s pass proposes in ``state``, computed once per distinct pass
-        inputs (``inputs(state)``: everything of a state a pass reads)."""
+        """What ``action``'s pass proposes in ``state`` (``compute(view, action)`` from the
+        state's shared view), computed once per distinct pass inputs (``inputs(state)``:
+        everything of a state a pass reads)."""
         if self._pass_state is not state:
             self._pass_state = state
             self._pass_proposals = self.passes.get(inputs(state), dict)
         found = self._pass_proposals.get(action)
         if found is None:
-            found = self._pass_proposals[action] = compute()
+            found = self._pass_proposals[action] = compute(self.view(state), action)
         return found
 
     def check(self, world: World) -> Memo:

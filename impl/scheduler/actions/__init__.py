@@ -26,10 +26,12 @@ correct, only slower).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
-from ..memo import MAX_ACTIONS, Memo, Table, memo_for
+from ..memo import MAX_ACTIONS, MAX_LISTED, Memo, Table, memo_for
 from ..node_sorting import initial_order
 from ..state import SchedulerState, initial_state
 from ..world import World
@@ -72,34 +74,91 @@ def _groups(table: tuple[ActionKind[Any], ...]) -> tuple[tuple[Candidates, tuple
 
 _GROUPS = _groups(TABLE)
 
-#: A candidate's ``(kind, action)`` pairs, one per kind of its group.
-Pairs = tuple[tuple[ActionKind[Any], "Action"], ...]
+#: One listed action with its table entry: what :func:`_enabled` returns, and the guard to ask.
+Pair = tuple[ActionKind[Any], "Action"]
 
-#: One group of the enabled-action listing in one world: its candidates, the kinds the world
-#: lets be enabled, and every candidate's pairs: built in advance where the candidates depend
-#: on the world alone (a tuple), else built on a candidate's first use and remembered (a
-#: bounded :class:`~yarnspec.impl.scheduler.memo.Table` by the candidate's arguments: a
-#: container id, a proposal in flight), so states share them.
-PlanGroup = tuple[Candidates, tuple[ActionKind[Any], ...], "tuple[Pairs, ...] | Table[tuple[Any, ...], Pairs]"]
+#: A candidate's checks, one per kind of its group: the kind's guard and the pair it lists.
+Checks = tuple[tuple[Callable[[Context, Any], bool], Pair], ...]
 
 
-def _plan(world: World, leave_out: frozenset[str] = frozenset()) -> tuple[PlanGroup, ...]:
-    """The table's groups as ``world`` lists them (see :data:`PlanGroup`): kinds its settings
-    never enable and kinds named in ``leave_out`` left out, actions over world-only domains
-    built once. The plan is a fact of the world kept in the model's memo, its tables with it."""
-    plan: list[PlanGroup] = []
+class _StateDomain:
+    """A group whose candidates depend on the state (containers, proposals in flight): the
+    kinds the world lets be enabled, and every candidate's checks, built on the candidate's
+    first use and remembered (bounded) by its arguments, so states share them."""
+
+    __slots__ = ("candidates", "kinds", "checks")
+
+    def __init__(self, candidates: Candidates, kinds: tuple[ActionKind[Any], ...]) -> None:
+        self.candidates = candidates
+        self.kinds = kinds
+        self.checks: Table[tuple[Any, ...], Checks] = Table(MAX_ACTIONS)
+
+    def build(self, args: tuple[Any, ...]) -> Checks:
+        """The checks of one candidate, in the group's kind order."""
+        return _checks(self.kinds, args)
+
+
+#: Runs of the listing, in table order: neighbouring groups over world-only domains flattened
+#: into the checks of every candidate (a tuple: built once), and the groups over state-dependent
+#: domains (:class:`_StateDomain`).
+Runs = tuple["Checks | _StateDomain", ...]
+
+
+class _Segment:
+    """Neighbouring groups of the listing whose kinds declare the same ``reads`` (see
+    :class:`~.kind.ActionKind`): their enabled actions are remembered (bounded) by what they
+    read of a state, so a state whose applications and containers an earlier state had asks
+    none of their guards. Groups that declare nothing (``reads`` is ``None``) are listed anew
+    in every state."""
+
+    __slots__ = ("reads", "runs", "listed")
+
+    def __init__(self, reads: Callable[[SchedulerState], Hashable] | None, runs: Runs) -> None:
+        self.reads = reads
+        self.runs = runs
+        self.listed: Table[Hashable, list[Pair]] = Table(MAX_LISTED)
+
+
+#: The enabled-action listing of one world (kinds the world's settings never enable left out):
+#: its segments in table order.
+Plan = tuple[_Segment, ...]
+
+
+def _checks(kinds: tuple[ActionKind[Any], ...], args: tuple[Any, ...]) -> Checks:
+    """One candidate's checks: each kind's guard with its action, in the group's kind order."""
+    return tuple((entry.guard, (entry, entry.action(*args))) for entry in kinds)
+
+
+def _group_reads(kinds: tuple[ActionKind[Any], ...]) -> Callable[[SchedulerState], Hashable] | None:
+    """What every kind of a group reads, if they all declare the same, else ``None``."""
+    declared = {entry.reads for entry in kinds}
+    return declared.pop() if len(declared) == 1 else None
+
+
+def _plan(world: World, leave_out: frozenset[str] = frozenset()) -> Plan:
+    """The table's groups as ``world`` lists them (see :data:`Plan`): kinds its settings never
+    enable and kinds named in ``leave_out`` left out, the checks of world-only domains built
+    once. The plan is a fact of the world kept in the model's memo (``Memo.listings``), its
+    tables with it."""
+    segments: list[tuple[Callable[[SchedulerState], Hashable] | None, list[Checks | _StateDomain]]] = []
+    state = initial_state(world)
     for candidates, kinds in _GROUPS:
         possible = tuple(entry for entry in kinds if entry.possible_in(world) and entry.name not in leave_out)
         if not possible:
             continue
-        built: tuple[Pairs, ...] | Table[tuple[Any, ...], Pairs]
-        if candidates in WORLD_DOMAINS:
-            state = initial_state(world)
-            built = tuple(tuple((entry, entry.action(*args)) for entry in possible) for args in candidates(world, state))
+        reads = _group_reads(possible)
+        if not segments or segments[-1][0] is not reads:
+            segments.append((reads, []))
+        runs = segments[-1][1]
+        if candidates not in WORLD_DOMAINS:
+            runs.append(_StateDomain(candidates, possible))
+            continue
+        fixed = tuple(check for args in candidates(world, state) for check in _checks(possible, args))
+        if runs and not isinstance(runs[-1], _StateDomain):
+            runs[-1] = (*runs[-1], *fixed)  # neighbouring world-only runs list as one
         else:
-            built = Table(MAX_ACTIONS)
-        plan.append((candidates, possible, built))
-    return tuple(plan)
+            runs.append(fixed)
+    return tuple(_Segment(reads, tuple(runs)) for reads, runs in segments)
 
 
 def action_kind(action: Action) -> ActionKind[Any]:
@@ -133,27 +192,42 @@ def steps(
     return [(entry, action, entry.step(context, action)) for entry, action in _enabled(context, leave_out)]
 
 
-def _enabled(context: Context, leave_out: frozenset[str]) -> list[tuple[ActionKind[Any], Action]]:
+def _enabled(context: Context, leave_out: frozenset[str]) -> list[Pair]:
     """The enabled actions of the context's state with their table entries, in table order."""
-    plan = context.memo.world_fact(_PLAN + ",".join(sorted(leave_out)), lambda world: _plan(world, leave_out))
-    found: list[tuple[ActionKind[Any], Action]] = []
-    add = found.append
-    for candidates, kinds, built in plan:
-        if isinstance(built, tuple):
-            for pairs in built:
-                for pair in pairs:
-                    if pair[0].guard(context, pair[1]):
-                        add(pair)
-        else:
-            for args in candidates(context.world, context.state):
-                for pair in built.get(args, lambda: tuple((entry, entry.action(*args)) for entry in kinds)):
-                    if pair[0].guard(context, pair[1]):
-                        add(pair)
+    plan: Plan | None = context.memo.listings.get(leave_out)
+    if plan is None:
+        plan = context.memo.listings[leave_out] = _plan(context.world, leave_out)
+    found: list[Pair] = []
+    for segment in plan:
+        if segment.reads is None:
+            _list(context, segment.runs, found)
+            continue
+        key = segment.reads(context.state)
+        listed = segment.listed.entries.get(key)
+        if listed is None:
+            listed = segment.listed.get(key, partial(_list, context, segment.runs, []))
+        found += listed
     return found
 
 
-#: The memo's name of the listing plan (:func:`_plan`), followed by the kinds left out.
-_PLAN = "enabled-plan:"
+def _list(context: Context, runs: Runs, found: list[Pair]) -> list[Pair]:
+    """``found`` with the enabled actions of the runs added, in order."""
+    add = found.append
+    for run in runs:
+        if not isinstance(run, _StateDomain):
+            for guard, pair in run:
+                if guard(context, pair[1]):
+                    add(pair)
+            continue
+        remembered = run.checks
+        for args in run.candidates(context.world, context.state):
+            checks = remembered.entries.get(args)
+            if checks is None:
+                checks = remembered.get(args, partial(run.build, args))
+            for guard, pair in checks:
+                if guard(context, pair[1]):
+                    add(pair)
+    return found
 
 
 def apply_action(world: World, state: SchedulerState, action: Action, memo: Memo | None = None) -> StepResult:

@@ -78,6 +78,7 @@ COMMIT = ActionKind(
     argument=lambda world, a: describe_proposal(world, a.proposal),
     fair=True,
     possible=lambda world: world.settings.async_scheduling,
+    reads=lambda state: (state.proposals, state.next_container),
 )
 
 #: The committer's kinds.

@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import environment as env
-from ..state import ContainerState
-from .kind import ActionKind, Context, app_name, node_name, once, per_app, per_container, per_node, per_request
+from .kind import (
+    ALLOCATED, LIVE, RUNNING, ActionKind, Context, app_name, apps_and_containers, node_name, once, per_app,
+    per_container, per_node, per_request,
+)  # fmt: skip
 
 @dataclass(frozen=True, slots=True)
 class Submit:
@@ -29,6 +31,7 @@ SUBMIT = ActionKind(
     guard=lambda c, a: c.state.apps[a.app] is None,
     step=lambda c, a: env.submit(c.world, c.state, a.app),
     argument=lambda world, a: app_name(world, a.app),
+    reads=apps_and_containers,
 )
 
 
@@ -56,6 +59,7 @@ ASK = ActionKind(
     guard=_ask_enabled,
     step=lambda c, a: env.change_ask(c.world, c.state, a.app, a.request, 1),
     argument=lambda world, a: f"{app_name(world, a.app)}, r{a.request}",
+    reads=apps_and_containers,
 )
 
 
@@ -82,6 +86,7 @@ CANCEL = ActionKind(
     guard=_cancel_enabled,
     step=lambda c, a: env.change_ask(c.world, c.state, a.app, a.request, -1),
     argument=lambda world, a: f"{app_name(world, a.app)}, r{a.request}",
+    reads=apps_and_containers,
 )
 
 
@@ -95,7 +100,7 @@ class Launch:
 def _launch_enabled(context: Context, action: Launch) -> bool:
     """The container is allocated and not yet running."""
     container = context.container(action.container)
-    return container is not None and container.state == ContainerState.ALLOCATED
+    return container is not None and container.state == ALLOCATED
 
 
 LAUNCH = ActionKind(
@@ -105,6 +110,7 @@ LAUNCH = ActionKind(
     guard=_launch_enabled,
     step=lambda c, a: env.launch(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
+    reads=apps_and_containers,
 )
 
 
@@ -118,7 +124,7 @@ class Complete:
 def _complete_enabled(context: Context, action: Complete) -> bool:
     """A running container other than an AM may finish by itself."""
     container = context.container(action.container)
-    return container is not None and container.state == ContainerState.RUNNING and not container.is_am
+    return container is not None and container.state == RUNNING and not container.is_am
 
 
 COMPLETE = ActionKind(
@@ -128,6 +134,7 @@ COMPLETE = ActionKind(
     guard=_complete_enabled,
     step=lambda c, a: env.complete(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
+    reads=apps_and_containers,
 )
 
 
@@ -141,7 +148,7 @@ class Release:
 def _release_enabled(context: Context, action: Release) -> bool:
     """A running AM may release any of its other live containers."""
     container = context.container(action.container)
-    return container is not None and container.live and not container.is_am and context.am_running(container.app)
+    return container is not None and container.state in LIVE and not container.is_am and context.am_running(container.app)
 
 
 RELEASE = ActionKind(
@@ -151,6 +158,7 @@ RELEASE = ActionKind(
     guard=_release_enabled,
     step=lambda c, a: env.release(c.world, c.state, a.container),
     argument=lambda world, a: f"c{a.container}",
+    reads=apps_and_containers,
 )
 
 
@@ -210,6 +218,7 @@ FINISH_APP = ActionKind(
     guard=_finish_app_enabled,
     step=lambda c, a: env.finish_app(c.world, c.state, a.app),
     argument=lambda world, a: app_name(world, a.app),
+    reads=apps_and_containers,
 )
 
 

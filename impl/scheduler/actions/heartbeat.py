@@ -20,14 +20,15 @@ class Heartbeat:
     node: int
 
 
-def _proposals(context: Context, action: Heartbeat) -> tuple[Proposal, ...]:
+def _heartbeat_pass(view: View, action: Heartbeat) -> tuple[Proposal, ...]:
     """What the heartbeat's pass proposes (at most one proposal)."""
+    one = heartbeat_proposal(view.world, view.state, action.node, view)
+    return () if one is None else (one,)
 
-    def compute(view: View) -> tuple[Proposal, ...]:
-        one = heartbeat_proposal(context.world, context.state, action.node, view)
-        return () if one is None else (one,)
 
-    return context.proposals(action, compute)
+def _proposals(context: Context, action: Heartbeat) -> tuple[Proposal, ...]:
+    """What the heartbeat's pass proposes here (remembered in the memo)."""
+    return context.proposals(action, _heartbeat_pass)
 
 
 def _guard(context: Context, action: Heartbeat) -> bool:

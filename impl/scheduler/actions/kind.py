@@ -62,17 +62,25 @@ class Context:
             running = self._am_running = tuple(_am_running(self, app_state) for app_state in self.state.apps)
         return running[app]
 
-    def proposals(self, action: Hashable, compute: Callable[[View], tuple[Proposal, ...]]) -> tuple[Proposal, ...]:
-        """What ``action``'s allocation pass proposes here (``compute`` from the state's
-        shared view), remembered in the memo by what a pass reads of a state."""
-        return self.memo.proposals(self.state, pass_inputs, action, lambda: compute(self.memo.view(self.state)))
+    def proposals(self, action: A, compute: Callable[[View, A], tuple[Proposal, ...]]) -> tuple[Proposal, ...]:
+        """What ``action``'s allocation pass proposes here (``compute(view, action)`` from the
+        state's shared view), remembered in the memo by what a pass reads of a state."""
+        return self.memo.proposals(self.state, pass_inputs, action, compute)
 
 
 def _am_running(context: Context, app: AppState | None) -> bool:
-    if app is None or app.phase != AppPhase.ACTIVE or app.am_container == NONE:
+    if app is None or app.phase != ACTIVE or app.am_container == NONE:
         return False
     am = context.container(app.am_container)
-    return am is not None and am.state == ContainerState.RUNNING
+    return am is not None and am.state == RUNNING
+
+
+# An enum member read from its class takes about 100 ns (Python 3.11): the guards, run for
+# every candidate of every state, compare with these names instead.
+ACTIVE = AppPhase.ACTIVE
+ALLOCATED, RUNNING = ContainerState.ALLOCATED, ContainerState.RUNNING
+#: The live container states (:attr:`ContainerState.live`).
+LIVE = frozenset(state for state in ContainerState if state.live)
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,9 @@ class ActionKind(Generic[A]):
     scheduler's own steps and the clock; the rest of the environment may go quiet);
     ``possible``: whether a world's settings let the kind ever be enabled (``None``: always),
     a fact of the world that spares the enabled-action listing guards that always fail (the
-    guard still checks it)."""
+    guard still checks it); ``reads``: everything of a state the candidates and the guard read
+    (besides the world), such as :func:`apps_and_containers` (``None``: not declared), so the
+    listing may remember which actions are enabled by it."""
 
     name: str
     action: type[A]
@@ -107,6 +117,7 @@ class ActionKind(Generic[A]):
     fairness: Callable[[A], str] | None = None
     fair: bool = False
     possible: Callable[[World], bool] | None = None
+    reads: Callable[[SchedulerState], Hashable] | None = None
 
     def effect(self, context: Context, action: A) -> StepResult:
         """The state ``action`` leads to with its note (walkers and traces show the note; the
@@ -143,7 +154,7 @@ def per_request(world: World, state: SchedulerState) -> Iterable[tuple[int, int]
 
 def per_container(world: World, state: SchedulerState) -> Iterable[tuple[int]]:
     """Every tracked container, in id order."""
-    return ((container.cid,) for container in state.containers)
+    return [(container.cid,) for container in state.containers]
 
 
 def per_node(world: World, state: SchedulerState) -> Iterable[tuple[int]]:
@@ -164,6 +175,15 @@ def once(world: World, state: SchedulerState) -> Iterable[tuple[()]]:
 #: The candidate domains that depend on the world alone (not on the state): their actions
 #: are built once per world.
 WORLD_DOMAINS: frozenset[Candidates] = frozenset({per_app, per_request, per_node, per_partition, once})
+
+
+# -- what guards read -------------------------------------------------------------------------
+
+
+def apps_and_containers(state: SchedulerState) -> tuple[object, ...]:
+    """The state's applications and tracked containers: all the environment's application
+    and container guards read (asks, phases, AM containers, container states)."""
+    return (state.apps, state.containers)
 
 
 # -- argument texts -------------------------------------------------------------------------

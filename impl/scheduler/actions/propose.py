@@ -35,16 +35,15 @@ def _room(context: Context) -> bool:
     return world.settings.async_scheduling and len(context.state.proposals) < world.bounds.max_proposals
 
 
-def _node_proposals(context: Context, action: ProposeNode) -> tuple[Proposal, ...]:
-    def compute(view: View) -> tuple[Proposal, ...]:
-        one = propose_on_node(context.world, context.state, action.node, view)
-        return () if one is None else (one,)
-
-    return context.proposals(action, compute)
+def _node_pass(view: View, action: ProposeNode) -> tuple[Proposal, ...]:
+    """What the single-node pass for the action's node proposes (at most one proposal)."""
+    one = propose_on_node(view.world, view.state, action.node, view)
+    return () if one is None else (one,)
 
 
-def _partition_proposals(context: Context, action: ProposePartition) -> tuple[Proposal, ...]:
-    return context.proposals(action, lambda view: partition_pass(context.world, context.state, action.partition, view))
+def _partition_pass(view: View, action: ProposePartition) -> tuple[Proposal, ...]:
+    """What the multi-node pass over the action's partition proposes."""
+    return partition_pass(view.world, view.state, action.partition, view)
 
 
 def _queued(context: Context, made: tuple[Proposal, ...]) -> tuple[Proposal, ...]:
@@ -70,9 +69,9 @@ PROPOSE_NODE = ActionKind(
     "propose",
     ProposeNode,
     per_node,
-    guard=lambda c, a: _room(c) and not c.world.settings.multi_node and bool(_node_proposals(c, a)),
-    step=lambda c, a: _propose(c, _node_proposals(c, a)),
-    explain=lambda c, a: _noted(c, _node_proposals(c, a)),
+    guard=lambda c, a: _room(c) and not c.world.settings.multi_node and bool(c.proposals(a, _node_pass)),
+    step=lambda c, a: _propose(c, c.proposals(a, _node_pass)),
+    explain=lambda c, a: _noted(c, c.proposals(a, _node_pass)),
     argument=lambda world, a: node_name(world, a.node),
     fairness=lambda a: "propose-node",
     fair=True,
@@ -83,9 +82,9 @@ PROPOSE_PARTITION = ActionKind(
     "propose",
     ProposePartition,
     per_partition,
-    guard=lambda c, a: _room(c) and c.world.settings.multi_node and bool(_partition_proposals(c, a)),
-    step=lambda c, a: _propose(c, _partition_proposals(c, a)),
-    explain=lambda c, a: _noted(c, _partition_proposals(c, a)),
+    guard=lambda c, a: _room(c) and c.world.settings.multi_node and bool(c.proposals(a, _partition_pass)),
+    step=lambda c, a: _propose(c, c.proposals(a, _partition_pass)),
+    explain=lambda c, a: _noted(c, c.proposals(a, _partition_pass)),
     argument=lambda world, a: f"partition {world.partitions[a.partition].name!r}",
     fair=True,
     possible=lambda world: world.settings.async_scheduling and world.settings.multi_node,
