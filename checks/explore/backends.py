@@ -103,7 +103,7 @@ def _serve(
         partition = Partition(index, count, source, options)
         partition.own_process()
         connection.send(("ok", None))
-        idle = partition.clock.timed("idle", connection.recv)
+        idle = partition.clock.timed("idle", connection.recv, wall=True)
         while True:
             _think_ahead(partition, connection.poll)
             message = idle()

@@ -61,11 +61,13 @@ def _trees() -> st.SearchStrategy[Any]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.lists(_trees(), max_size=6), max_size=6), st.integers(0, 6))
-def test_messages_decode_to_equal_values_of_the_same_classes(messages: list[list[Any]], limit: int) -> None:
+@given(st.lists(st.lists(_trees(), max_size=6), max_size=6), st.integers(0, 6), st.integers(0, 8))
+def test_messages_decode_to_equal_values_of_the_same_classes(messages: list[list[Any]], limit: int, plain_after: int) -> None:
     """Every message reads back equal, with each record of its own class, also when the
-    tables are started afresh (a small limit) between messages."""
-    before, wire.CHANNEL_LIMIT = wire.CHANNEL_LIMIT, limit
+    tables are started afresh (a small limit) between messages, and when classes are sent
+    plain after a few look-ups."""
+    before = wire.CHANNEL_LIMIT, wire.PLAIN_AFTER
+    wire.CHANNEL_LIMIT, wire.PLAIN_AFTER = limit, plain_after
     try:
         encoder, decoder = ChannelEncoder(), ChannelDecoder()
         for message in messages:
@@ -73,7 +75,23 @@ def test_messages_decode_to_equal_values_of_the_same_classes(messages: list[list
             assert copy == message
             assert _classes(copy) == _classes(message)
     finally:
-        wire.CHANNEL_LIMIT = before
+        wire.CHANNEL_LIMIT, wire.PLAIN_AFTER = before
+
+
+def test_a_class_whose_records_never_repeat_is_sent_plain_and_the_others_still_by_number() -> None:
+    encoder, decoder = ChannelEncoder(), ChannelDecoder()
+    shared = Leaf(1, Colour.RED)
+    pairs = [Pair(i, shared) for i in range(wire.PLAIN_AFTER + 10)]  # every Pair new, one Leaf
+    copy = decoder.decode(encoder.encode(pairs))
+    assert copy == pairs and all(type(p) is Pair for p in copy)
+    assert all(p.right is copy[0].right for p in copy)  # the Leaf crossed once
+    layouts = {layout.kind: layout for layout in encoder.kinds.values() if layout is not None}
+    assert layouts[Pair].plain and not layouts[Pair].table  # nothing kept for them
+    assert not layouts[Leaf].plain
+    nodes = [Node(shared, i) for i in range(wire.PLAIN_AFTER + 10)]  # a dataclass with a cache
+    copied = decoder.decode(encoder.encode(nodes))
+    assert copied == nodes and layouts[Leaf].plain is False and encoder.kinds[Node].plain  # type: ignore[union-attr]
+    assert all(node.cache == -1 and node.left is copy[0].right for node in copied)
 
 
 def _classes(value: Any) -> list[type]:
