@@ -61,8 +61,9 @@ class Backend(Protocol):
         ...
 
     def exchange(self) -> list[Candidates]:
-        """Move every partition's outboxes (after ``expand``) to their owners and have each
-        owner ``receive`` them; the answers in partition order."""
+        """Move every partition's outboxes (after ``expand``) to their owners, have each owner
+        ``merge`` them, move each owner's ``request`` to its sender and the sender's ``reply``
+        back, and have each owner ``receive`` the replies; the answers in partition order."""
         ...
 
     def close(self, wait: bool = True) -> None:
@@ -82,9 +83,14 @@ class InlineBackend:
         return [None if args is None else getattr(p, method)(*args) for p, args in zip(self.partitions, arguments)]
 
     def exchange(self) -> list[Candidates]:
-        """Hand each outbox to its owner."""
-        sent = [[p.outbox(owner) for owner in range(self.count)] for p in self.partitions]
-        return [p.receive(*(boxes[p.index] for boxes in sent)) for p in self.partitions]
+        """Hand each outbox to its owner, each request to its sender, each reply back."""
+        parts, count = self.partitions, self.count
+        sent = [[p.outbox(owner) for owner in range(count)] for p in parts]
+        for p in parts:
+            p.merge(*(boxes[p.index] for boxes in sent))
+        asked = [[b"" if sender == p.index else p.request(sender) for sender in range(count)] for p in parts]
+        replies = [[b"" if owner == p.index else p.reply(owner, asked[owner][p.index]) for owner in range(count)] for p in parts]
+        return [p.receive(*(answers[p.index] for answers in replies)) for p in parts]
 
     def close(self, wait: bool = True) -> None:
         """Nothing to stop."""
@@ -124,11 +130,23 @@ def _serve(
 
 
 def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidates:
-    """Send this worker's outboxes to their owners (from a thread) while receiving the peers'
-    outboxes in whatever order they come, then merge them."""
-    sender = threading.Thread(target=_send_outboxes, args=(partition, peers), daemon=True)
+    """Swap outboxes with the peers and merge them; swap the requests for states, then the
+    replies, and take them (see :meth:`Backend.exchange`)."""
+    partition.merge(*_swap(partition, peers, partition.outbox))
+    requests = _swap(partition, peers, partition.request)
+    return partition.receive(*_swap(partition, peers, lambda owner: partition.reply(owner, requests[owner])))
+
+
+def _swap(partition: Partition, peers: list[Connection | None], message: Callable[[int], bytes]) -> list[bytes]:
+    """Send each peer ``message(peer)`` (from a thread) while receiving one message from each
+    peer in whatever order they come; the messages received, by peer (``b""`` for this one)."""
+    count = len(peers)
+    # each peer in turn starting after this partition, so the peers are not all sent to in the same order
+    owners = [(partition.index + step) % count for step in range(1, count)]
+    outgoing = [(peers[owner], message(owner)) for owner in owners]
+    sender = threading.Thread(target=_send_all, args=(outgoing,), daemon=True)
     sender.start()
-    inboxes = [b""] * len(peers)
+    inboxes = [b""] * count
     waiting = {peer: owner for owner, peer in enumerate(peers) if peer is not None}
     clock = partition.clock
     while waiting:
@@ -141,7 +159,7 @@ def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidate
             assert isinstance(ready, Connection)
             inboxes[waiting.pop(ready)] = ready.recv_bytes()
     sender.join()
-    return partition.receive(*inboxes)
+    return inboxes
 
 
 def _think_ahead(partition: Partition, ready: Callable[[], bool]) -> None:
@@ -151,15 +169,11 @@ def _think_ahead(partition: Partition, ready: Callable[[], bool]) -> None:
         pass
 
 
-def _send_outboxes(partition: Partition, peers: list[Connection | None]) -> None:
-    """Send each peer its outbox, starting after this partition (so the peers are not all sent
-    to in the same order)."""
-    count = len(peers)
-    for step in range(1, count):
-        owner = (partition.index + step) % count
-        peer = peers[owner]
+def _send_all(outgoing: list[tuple[Connection | None, bytes]]) -> None:
+    """Send each message to its peer, in order."""
+    for peer, data in outgoing:
         assert peer is not None
-        peer.send_bytes(partition.outbox(owner))
+        peer.send_bytes(data)
 
 
 def start_method() -> str:

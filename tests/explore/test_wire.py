@@ -15,7 +15,7 @@ from yarnspec.checks.explore import wire
 from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.model_source import ModelSource
 from yarnspec.checks.explore.parallel import explore_partitioned
-from yarnspec.checks.explore.partition import Partition, SearchOptions
+from yarnspec.checks.explore.partition import Candidates, Partition, SearchOptions
 from yarnspec.checks.explore.wire import ChannelDecoder, ChannelEncoder
 
 SCENARIO = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"})
@@ -173,3 +173,31 @@ def test_each_sender_sends_each_key_to_its_owner_at_most_once() -> None:
     sent = pools[0].sent
     assert sent and all(len(keys) == len(set(keys)) for keys in sent.values())
     assert sum(len(keys) for keys in sent.values()) <= result.stats.distinct_states
+
+
+def test_with_symmetry_only_the_states_a_peer_found_first_and_new_cross() -> None:
+    """An outbox carries keys and tags; a state crosses only when its owner asks for it, for
+    a key that is new and that this sender found first."""
+    asked: list[int] = []
+    taken: list[int] = []
+
+    class Watching(InlineBackend):
+        def __init__(self, count: int, source: ModelSource, options: SearchOptions) -> None:
+            super().__init__(count, source, options)
+            for partition in self.partitions:
+                plain = partition.reply
+
+                def reply(owner: int, request: bytes, plain: Any = plain) -> bytes:
+                    asked.append(len(pickle.loads(request)))
+                    return plain(owner, request)
+
+                partition.reply = reply  # type: ignore[method-assign]
+
+        def exchange(self) -> list[Candidates]:
+            answers = super().exchange()
+            taken.extend(sum(1 for _, _, record in p._new if record[2] != p.index) for p in self.partitions)
+            return answers
+
+    result = explore_partitioned(SCENARIO, workers=2, backend=Watching, max_depth=8, symmetry=True, show_progress=False)
+    assert result.stats.distinct_states > 50
+    assert sum(asked) == sum(taken) > 0
