@@ -5,9 +5,10 @@ A backend holds ``count`` :class:`~.partition.Partition` objects and calls one m
 each partition's outboxes to their owners (:meth:`Backend.exchange`). Ray actors are a third
 backend (:mod:`.ray_backend`).
 
-Local processes send their outboxes to each other over a pipe between every two of them: the
+Local processes send their outboxes to each other over a pipe between every two of them (and
+then, when the states follow their keys, the requests for states and the replies): the
 coordinator only passes the small per-level summaries. While a worker receives from its peers
-(whichever is ready first), a thread of it sends its own outboxes, so no two workers can wait
+(whichever is ready first), a thread of it sends its own messages, so no two workers can wait
 on each other. A worker that waits, for its peers' outboxes or for the coordinator's next
 call, computes successors ahead meanwhile (:class:`~.partition.Lookahead`).
 
