@@ -5,9 +5,10 @@ A backend holds ``count`` :class:`~.partition.Partition` objects and calls one m
 each partition's outboxes to their owners (:meth:`Backend.exchange`). Ray actors are a third
 backend (:mod:`.ray_backend`).
 
-Local processes send their outboxes to each other over a pipe between every two of them: the
+Local processes send their outboxes to each other over a pipe between every two of them (and
+then, when the states follow their keys, the requests for states and the replies): the
 coordinator only passes the small per-level summaries. While a worker receives from its peers
-(whichever is ready first), a thread of it sends its own outboxes, so no two workers can wait
+(whichever is ready first), a thread of it sends its own messages, so no two workers can wait
 on each other. A worker that waits, for its peers' outboxes or for the coordinator's next
 call, computes successors ahead meanwhile (:class:`~.partition.Lookahead`).
 
@@ -61,8 +62,9 @@ class Backend(Protocol):
         ...
 
     def exchange(self) -> list[Candidates]:
-        """Move every partition's outboxes (after ``expand``) to their owners and have each
-        owner ``receive`` them; the answers in partition order."""
+        """Move every partition's outboxes (after ``expand``) to their owners, have each owner
+        ``merge`` them, move each owner's ``request`` to its sender and the sender's ``reply``
+        back, and have each owner ``receive`` the replies; the answers in partition order."""
         ...
 
     def close(self, wait: bool = True) -> None:
@@ -82,9 +84,14 @@ class InlineBackend:
         return [None if args is None else getattr(p, method)(*args) for p, args in zip(self.partitions, arguments)]
 
     def exchange(self) -> list[Candidates]:
-        """Hand each outbox to its owner."""
-        sent = [[p.outbox(owner) for owner in range(self.count)] for p in self.partitions]
-        return [p.receive(*(boxes[p.index] for boxes in sent)) for p in self.partitions]
+        """Hand each outbox to its owner, each request to its sender, each reply back."""
+        parts, count = self.partitions, self.count
+        sent = [[p.outbox(owner) for owner in range(count)] for p in parts]
+        for p in parts:
+            p.merge(*(boxes[p.index] for boxes in sent))
+        asked = [[b"" if sender == p.index else p.request(sender) for sender in range(count)] for p in parts]
+        replies = [[b"" if owner == p.index else p.reply(owner, asked[owner][p.index]) for owner in range(count)] for p in parts]
+        return [p.receive(*(answers[p.index] for answers in replies)) for p in parts]
 
     def close(self, wait: bool = True) -> None:
         """Nothing to stop."""
@@ -103,7 +110,7 @@ def _serve(
         partition = Partition(index, count, source, options)
         partition.own_process()
         connection.send(("ok", None))
-        idle = partition.clock.timed("idle", connection.recv)
+        idle = partition.clock.timed("idle", connection.recv, wall=True)
         while True:
             _think_ahead(partition, connection.poll)
             message = idle()
@@ -124,11 +131,23 @@ def _serve(
 
 
 def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidates:
-    """Send this worker's outboxes to their owners (from a thread) while receiving the peers'
-    outboxes in whatever order they come, then merge them."""
-    sender = threading.Thread(target=_send_outboxes, args=(partition, peers), daemon=True)
+    """Swap outboxes with the peers and merge them; swap the requests for states, then the
+    replies, and take them (see :meth:`Backend.exchange`)."""
+    partition.merge(*_swap(partition, peers, partition.outbox))
+    requests = _swap(partition, peers, partition.request)
+    return partition.receive(*_swap(partition, peers, lambda owner: partition.reply(owner, requests[owner])))
+
+
+def _swap(partition: Partition, peers: list[Connection | None], message: Callable[[int], bytes]) -> list[bytes]:
+    """Send each peer ``message(peer)`` (from a thread) while receiving one message from each
+    peer in whatever order they come; the messages received, by peer (``b""`` for this one)."""
+    count = len(peers)
+    # each peer in turn starting after this partition, so the peers are not all sent to in the same order
+    owners = [(partition.index + step) % count for step in range(1, count)]
+    outgoing = [(peers[owner], message(owner)) for owner in owners]
+    sender = threading.Thread(target=_send_all, args=(outgoing,), daemon=True)
     sender.start()
-    inboxes = [b""] * len(peers)
+    inboxes = [b""] * count
     waiting = {peer: owner for owner, peer in enumerate(peers) if peer is not None}
     clock = partition.clock
     while waiting:
@@ -141,7 +160,7 @@ def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidate
             assert isinstance(ready, Connection)
             inboxes[waiting.pop(ready)] = ready.recv_bytes()
     sender.join()
-    return partition.receive(*inboxes)
+    return inboxes
 
 
 def _think_ahead(partition: Partition, ready: Callable[[], bool]) -> None:
@@ -151,15 +170,11 @@ def _think_ahead(partition: Partition, ready: Callable[[], bool]) -> None:
         pass
 
 
-def _send_outboxes(partition: Partition, peers: list[Connection | None]) -> None:
-    """Send each peer its outbox, starting after this partition (so the peers are not all sent
-    to in the same order)."""
-    count = len(peers)
-    for step in range(1, count):
-        owner = (partition.index + step) % count
-        peer = peers[owner]
+def _send_all(outgoing: list[tuple[Connection | None, bytes]]) -> None:
+    """Send each message to its peer, in order."""
+    for peer, data in outgoing:
         assert peer is not None
-        peer.send_bytes(partition.outbox(owner))
+        peer.send_bytes(data)
 
 
 def start_method() -> str:

@@ -13,9 +13,16 @@ process:
 2. the backend moves each outbox (:meth:`Partition.outbox`) straight to its owner, never
    through the coordinator; the outboxes are compact: each channel between two partitions
    sends a record once and then only its number (:class:`~.wire.ChannelEncoder`);
-3. :meth:`Partition.receive` merges what every partition sent it, keeps the keys not seen yet
-   and, for each, the first discovery in breadth-first order, then checks the invariants;
-4. :meth:`Partition.commit` stores the new states up to the coordinator's cut (a state bound),
+3. :meth:`Partition.merge` merges what every partition sent it and keeps the keys not seen
+   yet and, for each, the first discovery in breadth-first order;
+4. when a key is not its state (symmetry, fingerprints), an outbox carries keys and tags only,
+   and the states follow in a second round for the keys that are new and were found first
+   by the sender: the owner asks for them (:meth:`Partition.request`), the sender answers
+   (:meth:`Partition.reply`). About half the candidates a partition sends are seen already
+   or found first by another, and a state costs more to encode and decode than its key;
+5. :meth:`Partition.receive` takes those states, sorts the new states by tag and checks the
+   invariants;
+6. :meth:`Partition.commit` stores the new states up to the coordinator's cut (a state bound),
    which become the next frontier.
 
 Between the steps a worker process that would wait (for its peers, or for the coordinator)
@@ -199,8 +206,15 @@ class Partition:
         self._own_box: dict[Hashable, tuple[Any, ...]] = {}
         self._outboxes: list[bytes] = [b""] * count
         self._sent: set[Hashable] = set()  # keys sent to other partitions (they have seen them)
-        self._encoders = [ChannelEncoder() for _ in range(count)]  # one per receiving partition
-        self._decoders = [ChannelDecoder() for _ in range(count)]  # one per sending partition
+        self._send_states = options.symmetry or options.fingerprints  # a key is not its state
+        self._held: list[dict[Tag, Any]] = [{} for _ in range(count)]  # states offered, by tag, per owner
+        self._best: dict[Hashable, tuple[Any, ...]] = {}  # this level's candidates, by key
+        self._asked: list[list[Hashable]] = [[] for _ in range(count)]  # the keys asked for, per sender
+        # two channels to each other partition: candidates (keys and tags), and states asked for
+        self._encoders = [ChannelEncoder() for _ in range(count)]
+        self._decoders = [ChannelDecoder() for _ in range(count)]
+        self._state_encoders = [ChannelEncoder() for _ in range(count)]
+        self._state_decoders = [ChannelDecoder() for _ in range(count)]
         self._new: list[tuple[Tag, Hashable, tuple[Any, ...]]] = []
         self._level_coverage: Coverage | None = None  # this level's counts, kept at commit
         self.ahead = Lookahead(self.model.successors, self.key, self._fresh, self.coverage is not None)
@@ -316,23 +330,30 @@ class Partition:
         self._own_box = own
         self.ahead.plan([(key, self._state(key, record)) for key, record in own.items()])
         with clock.phase("encode"):
-            self._outboxes = [
-                b"" if owner == me else self._encoders[owner].encode(list(box.items())) for owner, box in enumerate(boxes)
-            ]
+            self._outboxes = [b"" if owner == me else self._offer(owner, box) for owner, box in enumerate(boxes)]
         return Expansion(transitions, longest, deadlock, False)
+
+    def _offer(self, owner: int, box: dict[Hashable, tuple[Any, ...]]) -> bytes:
+        """The outbox for ``owner``: each candidate's key and record; when a key is not its
+        state, without the state, which is held until the owner asks for it (:meth:`reply`)."""
+        if not self._send_states:
+            return self._encoders[owner].encode(list(box.items()))
+        self._held[owner] = {(record[0], record[1]): record[4] for record in box.values()}
+        return self._encoders[owner].encode([(key, record[:4]) for key, record in box.items()])
 
     def outbox(self, owner: int) -> bytes:
         """This level's outbox for partition ``owner`` (once, after :meth:`expand`)."""
         data, self._outboxes[owner] = self._outboxes[owner], b""
         return data
 
-    def receive(self, *inboxes: bytes) -> Candidates:
+    def merge(self, *inboxes: bytes) -> None:
         """Merge the outboxes addressed to this partition, one from each partition in order
-        (its own is ignored; see the module docstring)."""
-        clock = self.clock
+        (its own is ignored): the first discovery of each key not seen yet (see the module
+        docstring). The states of those found by other partitions are asked for next
+        (:meth:`request`), when a key is not its state."""
         best: dict[Hashable, tuple[Any, ...]] = {}
         seen = self.seen
-        with clock.phase("merge"):
+        with self.clock.phase("merge"):
             for sender, data in enumerate(inboxes):
                 records = self._own_box.items() if sender == self.index else self._decoders[sender].decode(data)
                 for key, record in records:
@@ -341,7 +362,40 @@ class Partition:
                     known = best.get(key)
                     if known is None or record[:2] < known[:2]:
                         best[key] = record
-        self._own_box = {}
+            self._own_box = {}
+            self._best = best
+            if self._send_states:
+                asked: list[list[Hashable]] = [[] for _ in range(self.count)]
+                for key, record in best.items():
+                    if len(record) == 4:  # found by another partition, state held there
+                        asked[record[2]].append(key)
+                self._asked = asked
+
+    def request(self, sender: int) -> bytes:
+        """The tags of the candidates from ``sender`` whose states this partition needs (the
+        new states ``sender`` found first), for :meth:`reply`."""
+        best = self._best
+        return dumps([best[key][:2] for key in self._asked[sender]])
+
+    def reply(self, owner: int, request: bytes) -> bytes:
+        """The states ``owner`` asked for (:meth:`request`), in the order asked."""
+        held, self._held[owner] = self._held[owner], {}
+        with self.clock.phase("encode"):
+            return self._state_encoders[owner].encode([held[tag] for tag in loads(request)])
+
+    def receive(self, *replies: bytes) -> Candidates:
+        """Take the states asked for (one :meth:`reply` from each partition in order, its own
+        ignored), then sort the new states by tag and check the invariants."""
+        clock = self.clock
+        best = self._best
+        with clock.phase("merge"):
+            if self._send_states:
+                for sender, data in enumerate(replies):
+                    if sender != self.index:
+                        for key, state in zip(self._asked[sender], self._state_decoders[sender].decode(data)):
+                            best[key] = (*best[key], state)
+                self._asked = [[] for _ in range(self.count)]
+        self._best = {}
         with clock.phase("sort"):
             self._new = sorted((((r[0], r[1]), key, r) for key, r in best.items()), key=lambda item: item[0])
         violation = None
@@ -440,6 +494,7 @@ class Partition:
         self.seen = snapshot["seen"]
         self.parent_part, self.parent_index = snapshot["parent_part"], snapshot["parent_index"]
         self.position, self.frontier = snapshot["position"], snapshot["frontier"]
+        self._best, self._held = {}, [{} for _ in range(self.count)]
         self.ahead.clear()
         if self.coverage is not None and snapshot["coverage"] is not None:
             self.coverage = snapshot["coverage"]

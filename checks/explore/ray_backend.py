@@ -69,11 +69,15 @@ class RayBackend:
         return [answers.get(i) for i in range(self.count)]
 
     def exchange(self) -> list[Candidates]:
-        """Each actor's outboxes go to their owners through Ray's object store: the
-        coordinator holds only references to them."""
-        count = self.count
-        boxes = [[actor.outbox.remote(owner) for owner in range(count)] for actor in self._actors]
-        pending = [actor.receive.remote(*(boxes[sender][owner] for sender in range(count))) for owner, actor in enumerate(self._actors)]
+        """Each actor's outboxes go to their owners through Ray's object store, and so do the
+        requests for states and the replies: the coordinator holds only references to them."""
+        count, actors = self.count, self._actors
+        boxes = [[actor.outbox.remote(owner) for owner in range(count)] for actor in actors]
+        for owner, actor in enumerate(actors):  # an actor runs the calls of one caller in order
+            actor.merge.remote(*(boxes[sender][owner] for sender in range(count)))
+        asked = [[actor.request.remote(sender) if sender != owner else b"" for sender in range(count)] for owner, actor in enumerate(actors)]
+        replies = [[actor.reply.remote(owner, asked[owner][sender]) if owner != sender else b"" for owner in range(count)] for sender, actor in enumerate(actors)]
+        pending = [actor.receive.remote(*(replies[sender][owner] for sender in range(count))) for owner, actor in enumerate(actors)]
         answers: list[Candidates] = self._ray.get(pending)
         return answers
 

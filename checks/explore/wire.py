@@ -14,6 +14,8 @@ import dataclasses
 import enum
 import io
 import pickle
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 
@@ -73,6 +75,10 @@ def loads(data: bytes) -> Any:
 
 #: Interned records a channel's tables may hold before the sender starts them afresh.
 CHANNEL_LIMIT = 250_000
+#: Records of a class a channel looks up before it may decide to send that class plain.
+PLAIN_AFTER = 512
+#: A class whose records were sent before fewer than once in this many look-ups is sent plain.
+PLAIN_RATIO = 16
 _FRESH, _GOING_ON = b"\x01", b"\x00"
 
 
@@ -100,37 +106,71 @@ def _internable(kind: type) -> bool:
     return params is not None and params.frozen and kind.__hash__ is not None
 
 
+class _Kind:
+    """How one channel sends the records of one class: the fields written, the records sent
+    so far by number, and how often a look-up found one (see :class:`ChannelEncoder`)."""
+
+    def __init__(self, kind: type, value: Any) -> None:
+        self.kind = kind
+        self.names, self.defaults = _fields(kind, value)
+        self.values: Callable[[Any], tuple[Any, ...]]
+        self.plainly: Callable[[Any], Any]
+        """The reduction of a record sent plain: a named tuple as its class and items, a
+        dataclass as :func:`dumps` writes it (compared fields), an enum as usual."""
+        if isinstance(value, enum.Enum):
+            self.values = lambda record: (record.value,)
+            self.plainly = lambda record: NotImplemented
+        elif _named_tuple(kind):
+            self.values = tuple
+            self.plainly = lambda record: (tuple.__new__, (kind, tuple(record)))
+        else:
+            if len(self.names) >= 2:
+                self.values = attrgetter(*self.names)  # a tuple of the fields, in C
+            else:
+                self.values = lambda record: tuple(getattr(record, name) for name in self.names)
+            self.plainly = lambda record: (_rebuild, (kind, self.names, self.values(record), self.defaults))
+        self.table: dict[Any, int] = {}
+        self.lookups = self.hits = 0
+        self.plain = False
+
+
 class _ChannelPickler(pickle.Pickler):
     """Writes each record (frozen dataclass, named tuple or enum) once per channel, then by its
-    number."""
+    number; records of a class that hardly repeats, plain."""
 
-    def __init__(self, buffer: io.BytesIO, tables: dict[type, dict[Any, int]], encoder: ChannelEncoder) -> None:
+    def __init__(self, buffer: io.BytesIO, encoder: ChannelEncoder) -> None:
         super().__init__(buffer, protocol=5)
-        self._tables, self._encoder = tables, encoder
-        self._kinds: dict[type, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]] | None] = {}
+        self._encoder, self._kinds = encoder, encoder.kinds
 
     def reducer_override(self, value: Any) -> Any:
         """A known record by number; a new one by number, class and compared fields."""
         kind = type(value)
-        if kind not in self._kinds:
-            self._kinds[kind] = _fields(kind, value) if _internable(kind) else None
-        layout = self._kinds[kind]
+        try:
+            layout = self._kinds[kind]
+        except KeyError:
+            layout = self._kinds[kind] = _Kind(kind, value) if _internable(kind) else None
         if layout is None:
             return NotImplemented
-        table = self._tables.setdefault(kind, {})
+        if layout.plain:
+            return layout.plainly(value)
         try:
-            number = table.get(value)
+            number = layout.table.get(value)
         except TypeError:  # a frozen record holding something unhashable
             self._kinds[kind] = None
             return NotImplemented
+        layout.lookups += 1
         if number is not None:
+            layout.hits += 1
             return _ref, (number,)
-        number = table[value] = self._encoder.count
-        self._encoder.count += 1
-        names, defaults = layout
-        if not names and isinstance(value, enum.Enum):
-            return _new, (number, kind, names, (value.value,), defaults)
-        return _new, (number, kind, names, tuple(getattr(value, name) for name in names), defaults)
+        if layout.lookups >= PLAIN_AFTER and layout.hits * PLAIN_RATIO < layout.lookups:
+            # Nearly every record of this class is new (a whole state is): looking each up
+            # costs hashing the record and all it holds, and keeping it costs memory, for nothing.
+            layout.plain, layout.table = True, {}
+            return layout.plainly(value)
+        encoder = self._encoder
+        number = layout.table[value] = encoder.count
+        encoder.count += 1
+        return _new, (number, kind, layout.names, layout.values(value), layout.defaults)
 
 
 def _fields(kind: type, value: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
@@ -158,6 +198,12 @@ class ChannelEncoder:
     bounds their memory), and the receiver's states share records as the sender's do. Every
     message must reach the decoder, in order.
 
+    A class whose records hardly ever repeat on the channel (the states themselves: each is
+    sent once) is sent plain once :data:`PLAIN_AFTER` of its records were looked up and fewer
+    than one in :data:`PLAIN_RATIO` was found: class and compared fields each time, never
+    numbered, so never hashed (hashing a state hashes every record in it, which the encoder
+    then looks up one by one anyway).
+
     Records are looked up by equality (per class), as the search itself tells states apart:
     a record equal to one sent before arrives as that one. So, as for fingerprints
     (:mod:`.fingerprint`), a state must not hold equal values of different types in the same
@@ -167,16 +213,19 @@ class ChannelEncoder:
 
     def __init__(self) -> None:
         self.count = 0
-        self._tables: dict[type, dict[Any, int]] = {}
+        self.kinds: dict[type, _Kind | None] = {}
 
     def encode(self, value: Any) -> bytes:
         """One message holding ``value``."""
         flag = _GOING_ON
         if self.count > CHANNEL_LIMIT:
-            self._tables, self.count, flag = {}, 0, _FRESH
+            for layout in self.kinds.values():
+                if layout is not None:
+                    layout.table = {}
+            self.count, flag = 0, _FRESH
         buffer = io.BytesIO()
         buffer.write(flag)
-        _ChannelPickler(buffer, self._tables, self).dump(value)
+        _ChannelPickler(buffer, self).dump(value)
         return buffer.getvalue()
 
 
@@ -213,15 +262,16 @@ class ChannelDecoder:
     def rebuild(
         self, number: int, kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...]
     ) -> Any:
-        """Record ``number``: an enum member by value, a named tuple of ``values``, or a
-        dataclass with its compared ``names`` set to ``values`` and its caches to their
-        ``defaults`` (see :func:`_rebuild`)."""
-        record: Any
-        if isinstance(kind, enum.EnumMeta):
-            record = kind(values[0])
-        elif _named_tuple(kind):
-            record = tuple.__new__(kind, values)
-        else:
-            record = _rebuild(kind, names, values, defaults)
-        self.records[number] = record
+        """Record ``number`` (see :func:`_record`), kept for the references to it."""
+        record = self.records[number] = _record(kind, names, values, defaults)
         return record
+
+
+def _record(kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...]) -> Any:
+    """An enum member by value, a named tuple of ``values``, or a dataclass with its compared
+    ``names`` set to ``values`` and its caches to their ``defaults`` (see :func:`_rebuild`)."""
+    if isinstance(kind, enum.EnumMeta):
+        return kind(values[0])
+    if _named_tuple(kind):
+        return tuple.__new__(kind, values)
+    return _rebuild(kind, names, values, defaults)

@@ -74,6 +74,15 @@ def test_local_processes_give_the_one_worker_figures_on_a_scenario() -> None:
     assert got.coverage is not None and sum(got.coverage.fired.values()) >= got.stats.transitions
 
 
+@pytest.mark.parametrize("bounds", [{"symmetry": True}, {"fingerprints": True}, {}])
+def test_three_local_processes_give_the_one_worker_figures_and_trace(bounds: dict[str, Any]) -> None:
+    """Three workers swap outboxes, requests for states and replies pairwise."""
+    symmetry = bool(bounds.get("symmetry"))
+    expected = figures(explore(ToyModel(3, 3, 2, "broken-release"), symmetry=symmetry, check_progress=False, show_progress=False))
+    got = explore_partitioned(toy_source(3, 3, 2, "broken-release"), workers=3, show_progress=False, **bounds)
+    assert figures(got) == expected and expected[3] == "violated"
+
+
 def test_fingerprint_mode_counts_the_same_and_states_its_collision_risk() -> None:
     expected = figures(explore(ToyModel(3, 3, 2), check_progress=False, show_progress=False))
     got = explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, fingerprints=True, show_progress=False)

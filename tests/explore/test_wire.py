@@ -15,7 +15,7 @@ from yarnspec.checks.explore import wire
 from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.model_source import ModelSource
 from yarnspec.checks.explore.parallel import explore_partitioned
-from yarnspec.checks.explore.partition import Partition, SearchOptions
+from yarnspec.checks.explore.partition import Candidates, Partition, SearchOptions
 from yarnspec.checks.explore.wire import ChannelDecoder, ChannelEncoder
 
 SCENARIO = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"})
@@ -61,11 +61,13 @@ def _trees() -> st.SearchStrategy[Any]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.lists(_trees(), max_size=6), max_size=6), st.integers(0, 6))
-def test_messages_decode_to_equal_values_of_the_same_classes(messages: list[list[Any]], limit: int) -> None:
+@given(st.lists(st.lists(_trees(), max_size=6), max_size=6), st.integers(0, 6), st.integers(0, 8))
+def test_messages_decode_to_equal_values_of_the_same_classes(messages: list[list[Any]], limit: int, plain_after: int) -> None:
     """Every message reads back equal, with each record of its own class, also when the
-    tables are started afresh (a small limit) between messages."""
-    before, wire.CHANNEL_LIMIT = wire.CHANNEL_LIMIT, limit
+    tables are started afresh (a small limit) between messages, and when classes are sent
+    plain after a few look-ups."""
+    before = wire.CHANNEL_LIMIT, wire.PLAIN_AFTER
+    wire.CHANNEL_LIMIT, wire.PLAIN_AFTER = limit, plain_after
     try:
         encoder, decoder = ChannelEncoder(), ChannelDecoder()
         for message in messages:
@@ -73,7 +75,23 @@ def test_messages_decode_to_equal_values_of_the_same_classes(messages: list[list
             assert copy == message
             assert _classes(copy) == _classes(message)
     finally:
-        wire.CHANNEL_LIMIT = before
+        wire.CHANNEL_LIMIT, wire.PLAIN_AFTER = before
+
+
+def test_a_class_whose_records_never_repeat_is_sent_plain_and_the_others_still_by_number() -> None:
+    encoder, decoder = ChannelEncoder(), ChannelDecoder()
+    shared = Leaf(1, Colour.RED)
+    pairs = [Pair(i, shared) for i in range(wire.PLAIN_AFTER + 10)]  # every Pair new, one Leaf
+    copy = decoder.decode(encoder.encode(pairs))
+    assert copy == pairs and all(type(p) is Pair for p in copy)
+    assert all(p.right is copy[0].right for p in copy)  # the Leaf crossed once
+    layouts = {layout.kind: layout for layout in encoder.kinds.values() if layout is not None}
+    assert layouts[Pair].plain and not layouts[Pair].table  # nothing kept for them
+    assert not layouts[Leaf].plain
+    nodes = [Node(shared, i) for i in range(wire.PLAIN_AFTER + 10)]  # a dataclass with a cache
+    copied = decoder.decode(encoder.encode(nodes))
+    assert copied == nodes and layouts[Leaf].plain is False and encoder.kinds[Node].plain  # type: ignore[union-attr]
+    assert all(node.cache == -1 and node.left is copy[0].right for node in copied)
 
 
 def _classes(value: Any) -> list[type]:
@@ -155,3 +173,31 @@ def test_each_sender_sends_each_key_to_its_owner_at_most_once() -> None:
     sent = pools[0].sent
     assert sent and all(len(keys) == len(set(keys)) for keys in sent.values())
     assert sum(len(keys) for keys in sent.values()) <= result.stats.distinct_states
+
+
+def test_with_symmetry_only_the_states_a_peer_found_first_and_new_cross() -> None:
+    """An outbox carries keys and tags; a state crosses only when its owner asks for it, for
+    a key that is new and that this sender found first."""
+    asked: list[int] = []
+    taken: list[int] = []
+
+    class Watching(InlineBackend):
+        def __init__(self, count: int, source: ModelSource, options: SearchOptions) -> None:
+            super().__init__(count, source, options)
+            for partition in self.partitions:
+                plain = partition.reply
+
+                def reply(owner: int, request: bytes, plain: Any = plain) -> bytes:
+                    asked.append(len(pickle.loads(request)))
+                    return plain(owner, request)
+
+                partition.reply = reply  # type: ignore[method-assign]
+
+        def exchange(self) -> list[Candidates]:
+            answers = super().exchange()
+            taken.extend(sum(1 for _, _, record in p._new if record[2] != p.index) for p in self.partitions)
+            return answers
+
+    result = explore_partitioned(SCENARIO, workers=2, backend=Watching, max_depth=8, symmetry=True, show_progress=False)
+    assert result.stats.distinct_states > 50
+    assert sum(asked) == sum(taken) > 0
