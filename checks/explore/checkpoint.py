@@ -24,7 +24,10 @@ from typing import Any
 from yarnspec.impl.errors import InputError
 
 FORMAT = "yarnspec-explore-checkpoint"
-VERSION = 1
+#: Raised whenever the stored keys or their routing change meaning: 2 since the scheduler model's
+#: symmetry keys became tuples of the state's own parts (issue 14, session 7), so a version-1
+#: checkpoint's visited keys (or their fingerprints) would never match this version's keys.
+VERSION = 2
 
 
 @dataclass(frozen=True)

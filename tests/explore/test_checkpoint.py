@@ -3,6 +3,7 @@ of an uninterrupted run; a checkpoint of another model or other options is refus
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from yarnspec.checks.cli import main
 from yarnspec.checks.explore.backends import InlineBackend
+from yarnspec.checks.explore.checkpoint import VERSION
 from yarnspec.checks.explore.model_source import ModelSource, toy_source
 from yarnspec.checks.explore.parallel import explore_partitioned
 from yarnspec.impl.errors import InputError
@@ -64,6 +66,18 @@ def test_a_foreign_or_damaged_file_is_one_error(tmp_path: Path) -> None:
         explore_partitioned(toy_source(3, 3, 2), backend=inline, resume=str(saved), show_progress=False)
     with pytest.raises(InputError, match="cannot read"):
         explore_partitioned(toy_source(3, 3, 2), backend=inline, resume=str(tmp_path / "none"), show_progress=False)
+
+
+def test_a_checkpoint_of_an_older_key_scheme_is_refused(tmp_path: Path) -> None:
+    """Keys of another version would never match this version's: resuming must stop, not
+    silently explore visited states again."""
+    saved = tmp_path / "run.ckpt"
+    explore_partitioned(toy_source(3, 3, 2), backend=inline, max_states=20, checkpoint=str(saved), show_progress=False)
+    first, rest = saved.read_bytes().split(b"\n", 1)
+    older = json.loads(first) | {"version": VERSION - 1}
+    saved.write_bytes(json.dumps(older).encode() + b"\n" + rest)
+    with pytest.raises(InputError, match=f"checkpoint version {VERSION - 1}, this yarnspec reads {VERSION}"):
+        explore_partitioned(toy_source(3, 3, 2), backend=inline, resume=str(saved), show_progress=False)
 
 
 def test_the_command_line_stops_resumes_and_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
