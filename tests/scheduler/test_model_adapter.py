@@ -37,6 +37,23 @@ def test_the_model_speaks_the_protocol() -> None:
     assert m.variant == "heartbeat/single-node/yarn-8127" and m.progress() == []
 
 
+def test_a_stuttering_step_leads_to_the_state_itself_and_only_then() -> None:
+    """A step that changes nothing (the clock at its bound) gives the state object itself, which
+    the explorer knows without hashing; a step that changes something, or a stuttering step
+    from a state that records broken step invariants, gives a new state."""
+    m = model("duplicate-commit", commit="yarn-8127")
+    (initial,) = m.initial_states()
+    state = initial
+    for _ in range(3):  # up to the clock bound (a tick from there stutters)
+        state = next(target for action, target in m.successors(state) if m.action_kind(action) == "tick")
+    ticks = [target for action, target in m.successors(state) if m.action_kind(action) == "tick"]
+    assert ticks == [state] and ticks[0] is state
+    assert all(target is not state for action, target in m.successors(state) if m.action_kind(action) != "tick")
+    broken = ModelState(state.scheduler, (("allocation-within-queue-max", "a test"),))
+    tick = next(target for action, target in m.successors(broken) if m.action_kind(action) == "tick")
+    assert tick is not broken and tick == ModelState(state.scheduler)
+
+
 def test_the_explorer_finds_the_yarn_8127_leak_and_the_trace_replays() -> None:
     m = model("duplicate-commit", commit="pre-8127")
     result = explore(m, symmetry=True)
