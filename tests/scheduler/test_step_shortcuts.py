@@ -2,7 +2,8 @@
 a world never enables and builds world-only actions once lists exactly what every kind's guard
 enables; an :class:`Edit` that copies on write freezes the very state it was given when nothing
 changed (sharing its tuples); ending an application's containers together gives the state that
-ending them one by one gives; the explorer's steps lead where the noted steps lead."""
+ending them one by one gives, and dropping everything an application holds and asks for at once
+the state its reservations, containers and asks given back one by one give; the explorer's steps lead where the noted steps lead."""
 
 from __future__ import annotations
 
@@ -106,6 +107,32 @@ def test_ending_containers_together_equals_one_by_one(title: str) -> None:
             assert together.freeze() == one_by_one.freeze()
             compared += 1
     assert compared > 0, "no state had a live container: the test would be vacuous"
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_dropping_an_application_at_once_equals_step_by_step(title: str) -> None:
+    """``Edit.drop_app`` charges each counter once per partition with the sums; the figures
+    must be those of ``drop_reservation``, ``end_container`` and ``change_asks`` one by one."""
+    world = model_for_title(title).world
+    held = asked = 0
+    for state in _states(world, 400):
+        for app, app_state in enumerate(state.apps):
+            if app_state is None:
+                continue
+            at_once, one_by_one = Edit(world, state), Edit(world, state)
+            at_once.drop_app(app)
+            for container in one_by_one.containers_of_app(app):
+                if container.state == ContainerState.RESERVED:
+                    one_by_one.drop_reservation(container.cid)
+                else:
+                    one_by_one.end_container(container.cid)
+                held += 1
+            for request, count in enumerate(app_state.asks):
+                if count:
+                    one_by_one.change_asks(app, request, -count)
+                    asked += 1
+            assert at_once.freeze() == one_by_one.freeze()
+    assert held > 0 and asked > 0, "no application held a container or asked for one: the test would be vacuous"
 
 
 def test_the_first_states_are_distinct() -> None:
