@@ -19,9 +19,10 @@ candidates, guard, step, label and fairness class), defined in the file of its f
 applies one (with a note of what happened) and :func:`apply_action` checks first that it is
 enabled. :func:`steps` is the explorer's way: every enabled action with its table entry and
 the state it leads to, the guards and steps of one state sharing one
-:class:`~.kind.Context`, each step called straight from its entry, no note made. Each takes
-the model's :class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when none is given:
-correct, only slower).
+:class:`~.kind.Context`, each step called straight from its entry, no note made; the
+enabled actions of kinds that declare what they read (``ActionKind.reads``) are remembered
+by it. Each takes the model's :class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when
+none is given: correct, only slower).
 """
 
 from __future__ import annotations
