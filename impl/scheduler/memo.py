@@ -64,7 +64,8 @@ class Memo:
     * the enabled-action listing's plan, a fact of the world alone computed once per set of
       kinds left out (:attr:`listings`: which actions the world's settings let be enabled at
       all, with a table per state-dependent domain of the actions built for each candidate: a
-      container id, a proposal in flight).
+      container id, a proposal in flight; and, per segment of kinds that declare what they
+      read, the enabled actions by what they read).
     """
 
     def __init__(self, world: World) -> None:

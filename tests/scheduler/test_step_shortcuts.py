@@ -168,3 +168,38 @@ def test_kinds_left_out_are_not_listed_and_the_rest_keep_their_order() -> None:
         everything = enabled(world, state, memo)
         assert enabled(world, state, memo, quiet) == [a for a in everything if kind(a) not in quiet]
         assert [a for _, a, _ in steps(world, state, memo, quiet)] == enabled(world, state, memo, quiet)
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_what_a_kind_declares_it_reads_decides_its_enabled_actions(title: str) -> None:
+    """The listing remembers a kind's enabled actions by what the kind declares it reads
+    (``ActionKind.reads``): any two states that agree on it must enable the same actions of
+    the kind, every guard asked afresh. Not vacuous: states that share what they read meet."""
+    world = model_for_title(title).world
+    declared = [entry for entry in TABLE if entry.reads is not None and entry.possible_in(world)]
+    assert declared
+    first_seen: dict[tuple[Any, ...], list[Any]] = {}
+    shared = 0
+    for state in _states(world, 400):
+        every = _every_guard(world, state, Memo(world))
+        for entry in declared:
+            key = (entry.action, entry.reads(state))
+            listed = [action for action in every if type(action) is entry.action]
+            if key in first_seen:
+                assert listed == first_seen[key], (entry.name, state)
+                shared += 1
+            else:
+                first_seen[key] = listed
+    assert shared > 100
+
+
+def test_the_listing_remembers_what_declared_kinds_enable() -> None:
+    """The remembered listing is used: states that agree on what the declared kinds read
+    share one remembered entry (fewer entries than states listed)."""
+    world = model_for_title(TITLES[0]).world
+    memo = Memo(world)
+    states = _states(world, 300)
+    for state in states:
+        enabled(world, state, memo)
+    remembered = sum(len(segment.listed.entries) for segment in memo.listings[frozenset()] if segment.reads is not None)
+    assert 0 < remembered < len(states)

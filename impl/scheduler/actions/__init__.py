@@ -19,9 +19,10 @@ candidates, guard, step, label and fairness class), defined in the file of its f
 applies one (with a note of what happened) and :func:`apply_action` checks first that it is
 enabled. :func:`steps` is the explorer's way: every enabled action with its table entry and
 the state it leads to, the guards and steps of one state sharing one
-:class:`~.kind.Context`, each step called straight from its entry, no note made. Each takes
-the model's :class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when none is given:
-correct, only slower).
+:class:`~.kind.Context`, each step called straight from its entry, no note made; the
+enabled actions of kinds that declare what they read (``ActionKind.reads``) are remembered
+by it. Each takes the model's :class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when
+none is given: correct, only slower).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def _groups(table: tuple[ActionKind[Any], ...]) -> tuple[tuple[Candidates, tuple
 
 _GROUPS = _groups(TABLE)
 
-#: One listed action with its table entry: what :func:`_enabled` returns, and the guard to ask.
+#: One listed action with its table entry (what :func:`_enabled` returns).
 Pair = tuple[ActionKind[Any], "Action"]
 
 #: A candidate's checks, one per kind of its group: the kind's guard and the pair it lists.
@@ -107,9 +108,9 @@ Runs = tuple["Checks | _StateDomain", ...]
 class _Segment:
     """Neighbouring groups of the listing whose kinds declare the same ``reads`` (see
     :class:`~.kind.ActionKind`): their enabled actions are remembered (bounded) by what they
-    read of a state, so a state whose applications and containers an earlier state had asks
-    none of their guards. Groups that declare nothing (``reads`` is ``None``) are listed anew
-    in every state."""
+    read of a state, so a state that agrees on it with an earlier one asks none of their
+    guards. Groups that declare nothing (``reads`` is ``None``) are listed anew in every
+    state."""
 
     __slots__ = ("reads", "runs", "listed")
 

@@ -186,6 +186,12 @@ def apps_and_containers(state: SchedulerState) -> tuple[object, ...]:
     return (state.apps, state.containers)
 
 
+def pass_and_queue(state: SchedulerState) -> tuple[object, ...]:
+    """What a scheduling thread's proposal reads: the allocation pass's inputs and how many
+    proposals are in flight."""
+    return (pass_inputs(state), len(state.proposals))
+
+
 # -- argument texts -------------------------------------------------------------------------
 
 

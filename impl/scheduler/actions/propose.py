@@ -12,7 +12,7 @@ from ..accounting import Edit
 from ..allocate import partition_pass, propose_on_node
 from ..state import Proposal, SchedulerState
 from ..view import View
-from .kind import ActionKind, Context, StepResult, node_name, per_node, per_partition
+from .kind import ActionKind, Context, StepResult, node_name, pass_and_queue, per_node, per_partition
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +76,7 @@ PROPOSE_NODE = ActionKind(
     fairness=lambda a: "propose-node",
     fair=True,
     possible=lambda world: world.settings.async_scheduling and not world.settings.multi_node,
+    reads=pass_and_queue,
 )
 
 PROPOSE_PARTITION = ActionKind(
@@ -88,6 +89,7 @@ PROPOSE_PARTITION = ActionKind(
     argument=lambda world, a: f"partition {world.partitions[a.partition].name!r}",
     fair=True,
     possible=lambda world: world.settings.async_scheduling and world.settings.multi_node,
+    reads=pass_and_queue,
 )
 
 #: The scheduling threads' kinds: one per placement (a world uses one of them).
