@@ -49,7 +49,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from yarnspec.spec.transition_system import first_violation
+from yarnspec.spec.transition_system import violation_check
 
 from .bfs import GC_FIRST_GENERATION, _keys_bytes
 from .coverage import Coverage
@@ -194,7 +194,7 @@ class Partition:
         with self.clock.phase("start"):
             self.model = source.build()
         self._canonical = self.model.canonical if options.symmetry else None
-        self._invariants = tuple(self.model.invariants())
+        self._violation = violation_check(self.model)
         self._encoder = KeyEncoder()
         self.seen: set[Hashable] = set()
         self.parent_part = array("i")
@@ -399,10 +399,11 @@ class Partition:
         with clock.phase("sort"):
             self._new = sorted((((r[0], r[1]), key, r) for key, r in best.items()), key=lambda item: item[0])
         violation = None
-        if self._invariants:
+        check = self._violation
+        if check is not None:
             with clock.phase("invariants"):
                 for tag, key, record in self._new:
-                    fault = first_violation(self._invariants, self._state(key, record))
+                    fault = check(self._state(key, record))
                     if fault is not None:
                         violation = (tag, *fault)
                         break
