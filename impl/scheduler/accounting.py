@@ -63,6 +63,20 @@ def _negated(amount: Resource) -> Resource:
     return amount if amount is ZERO else -amount
 
 
+def _times(capability: Resource, count: int) -> Resource:
+    """``count`` containers of ``capability`` (negative ``count``: as many fewer)."""
+    if count == 1:
+        return capability
+    if count == -1:
+        return -capability
+    return Resource(tuple(v * count for v in capability))
+
+
+def _counted(asks: tuple[int, ...], request: int, delta: int) -> tuple[int, ...]:
+    """The outstanding counts with ``delta`` more for ``request``."""
+    return asks[:request] + (asks[request] + delta,) + asks[request + 1 :]
+
+
 def _charge_usage(
     usage: Usage, partition: int, used: Resource = ZERO, reserved: Resource = ZERO, pending: Resource = ZERO
 ) -> Usage:
@@ -256,10 +270,8 @@ class Edit:
         in the partition asked for (``incPendingResource`` / ``decPendingResource``)."""
         spec = self.world.apps[app].requests[request]
         state = self.app(app)
-        capability = spec.capability
-        amount = capability if delta == 1 else -capability if delta == -1 else Resource(tuple(v * delta for v in capability))
-        asks = state.asks[:request] + (state.asks[request] + delta,) + state.asks[request + 1 :]
-        self.apps[app] = _charge_app(state, spec.partition, pending=amount, asks=asks)
+        amount = _times(spec.capability, delta)
+        self.apps[app] = _charge_app(state, spec.partition, pending=amount, asks=_counted(state.asks, request, delta))
         self._charge_queues(app, spec.partition, ZERO, pending=amount)
 
     def change_am_used(self, app: int, sign: int) -> None:
@@ -306,8 +318,9 @@ class Edit:
         state = self.app(app)
         am_container = cid if request == 0 else None
         if spec.partition == partition:  # the ask's partition: one charge of each record for both
-            asks = state.asks[:request] + (state.asks[request] - 1,) + state.asks[request + 1 :]
+            # :meth:`change_asks` for one container fewer, charged with the allocation itself
             taken = -capability
+            asks = _counted(state.asks, request, -1)
             self.apps[app] = _charge_app(state, partition, used=capability, pending=taken, asks=asks, am_container=am_container)
             self._charge_queues(app, partition, capability if charge_queue else ZERO, pending=taken)
         else:
@@ -422,7 +435,7 @@ class Edit:
         if withdraw and any(asks):
             for spec, count in zip(world.apps[app].requests, asks):
                 if count:
-                    asked = spec.capability if count == 1 else Resource(tuple(v * count for v in spec.capability))
+                    asked = _times(spec.capability, count)
                     partition = spec.partition
                     pending[partition] = asked if pending[partition] is ZERO else pending[partition] + asked
             asks = (0,) * len(asks)
