@@ -296,7 +296,7 @@ class Partition:
         coverage = self._level_coverage = None if self.coverage is None else Coverage(self.coverage.kinds)
         boxes: list[dict[Hashable, tuple[Any, ...]]] = [{} for _ in range(self.count)]
         own, seen, sent, me = boxes[self.index], self.seen, self._sent, self.index
-        send_states = self._canonical is not None or self.options.fingerprints
+        send_states = self._send_states
         transitions = longest = 0
         deadlock = None
         self._expanded = []
