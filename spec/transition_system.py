@@ -23,6 +23,16 @@ Conventions the explorer relies on:
   as taking its class nor makes that class enabled, and a behaviour may stutter for ever in a
   state where no weakly fair class is enabled (a deadlocked state in particular).
 
+A model may also have a ``partition_key(key)`` method (optional, read with :func:`partition_key_of`
+like ``first_violation``): the part of a state's key (the state, or its canonical form with
+symmetry on) that decides which worker of a parallel search owns the state: a hashable,
+deterministic function of the key, routed as a key would be (by its hash, or by its
+fingerprint when hashes differ between processes or fingerprints are stored). The default is the
+key itself; a model whose steps remember answers by a part of the state (the scheduler model's
+memo, by what its passes read) does better to return that part, so that the states sharing it
+are expanded by one worker, whose memo then answers for all of them. Which worker owns a state
+changes no count, verdict or trace, only where the work is done and how evenly it is spread.
+
 Models may inherit from :class:`TransitionSystem` to get the defaults written here (no
 symmetry, no invariants, no progress properties, ``str`` labels, one action class).
 """
@@ -108,6 +118,13 @@ def violation_check(model: TransitionSystem[StateT, Any]) -> Callable[[StateT], 
         return None
     combined: Callable[[StateT], tuple[str, str] | None] | None = getattr(model, "first_violation", None)
     return combined if combined is not None else partial(first_violation, invariants)
+
+
+def partition_key_of(model: TransitionSystem[Any, Any]) -> Callable[[Hashable], Hashable] | None:
+    """The model's ``partition_key(key)`` method (see the module docstring), or ``None`` when it
+    has none (a key is then its own partition key)."""
+    method: Callable[[Hashable], Hashable] | None = getattr(model, "partition_key", None)
+    return method
 
 
 def leads_to(

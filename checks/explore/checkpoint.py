@@ -26,8 +26,9 @@ from yarnspec.impl.errors import InputError
 FORMAT = "yarnspec-explore-checkpoint"
 #: Raised whenever the stored keys or their routing change meaning: 2 since the scheduler model's
 #: symmetry keys became tuples of the state's own parts (issue 14, session 7), so a version-1
-#: checkpoint's visited keys (or their fingerprints) would never match this version's keys.
-VERSION = 2
+#: checkpoint's visited keys (or their fingerprints) would never match this version's keys;
+#: 3 since states are routed by the model's partition key (a state's owner changed).
+VERSION = 3
 
 
 @dataclass(frozen=True)

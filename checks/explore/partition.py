@@ -1,8 +1,10 @@
 """One partition of a parallel breadth-first search: the states it owns and their expansion.
 
-The visited set is split by a hash of each state's key (the state, or its canonical form with
-symmetry on) into ``count`` partitions; partition ``i`` owns the keys whose hash is ``i``
-modulo ``count``. Every partition runs the same steps, level by level, driven by the
+The visited set is split into ``count`` partitions by a hash of each state's *partition key*:
+the model's ``partition_key`` of the state's key (the state, or its canonical form with
+symmetry on), by default the key itself; partition ``i`` owns the keys whose partition key
+hashes to ``i`` modulo ``count``. The scheduler model's partition key is the part its memo is
+mostly keyed by, so that one worker's memo answers for the states sharing it. Every partition runs the same steps, level by level, driven by the
 coordinator (:mod:`.parallel`), in a local process, a Ray actor or the coordinator's own
 process:
 
@@ -49,7 +51,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from yarnspec.spec.transition_system import violation_check
+from yarnspec.spec.transition_system import partition_key_of, violation_check
 
 from .bfs import GC_FIRST_GENERATION, _keys_bytes
 from .coverage import Coverage
@@ -194,6 +196,7 @@ class Partition:
         with self.clock.phase("start"):
             self.model = source.build()
         self._canonical = self.model.canonical if options.symmetry else None
+        self._part = partition_key_of(self.model)
         self._violation = violation_check(self.model)
         self._encoder = KeyEncoder()
         self.seen: set[Hashable] = set()
@@ -226,16 +229,24 @@ class Partition:
     # -- keys and owners --------------------------------------------------------------------
 
     def key(self, state: Any) -> tuple[Hashable, int]:
-        """The key stored for ``state`` and the partition that owns it."""
+        """The key stored for ``state`` and the partition that owns it (:meth:`_owner`)."""
         key = state if self._canonical is None else self._canonical(state)
-        if self.options.fingerprints:
-            key = fingerprint(self._encoder.encode(key))
-            return key, key % self.count
+        if not self.options.fingerprints:
+            return key, self._owner(key)
+        stored = fingerprint(self._encoder.encode(key))
+        if self._part is None:  # the key routes itself: its fingerprint is at hand
+            return stored, stored % self.count
+        return stored, self._owner(key)
+
+    def _owner(self, key: Hashable) -> int:
+        """The partition that owns ``key``: chosen by its partition key (the model's
+        ``partition_key``, by default the key itself), hashed or fingerprinted as routed."""
         if self.count == 1:
-            return key, 0
+            return 0
+        part = key if self._part is None else self._part(key)
         if self.options.routing == ROUTE_BY_HASH:
-            return key, hash(key) % self.count
-        return key, fingerprint(self._encoder.encode(key)) % self.count
+            return hash(part) % self.count
+        return fingerprint(self._encoder.encode(part)) % self.count
 
     def _fresh(self, key: Hashable, owner: int) -> bool:
         """Whether a successor with ``key`` may still be new: not seen if this partition owns
@@ -243,8 +254,8 @@ class Partition:
         return key not in (self.seen if owner == self.index else self._sent)
 
     def probe(self, limit: int) -> list[int]:
-        """The owners of the first ``limit`` states reached breadth first, routed by hash: the
-        coordinator compares them between processes to see whether hashes agree."""
+        """The hashes of the partition keys of the first ``limit`` states reached breadth
+        first: the coordinator compares them between processes to see whether hashes agree."""
         with self.clock.phase("probe"):
             return self._probe(limit)
 
@@ -257,7 +268,7 @@ class Partition:
             done += 1
         for state in states[:limit]:
             key = state if self._canonical is None else self._canonical(state)
-            owners.append(hash(key) % 2**61)
+            owners.append(hash(key if self._part is None else self._part(key)) % 2**61)
         return owners
 
     def set_routing(self, routing: str) -> None:
@@ -318,13 +329,17 @@ class Partition:
             longest = max(longest, length)
             if length == 0 and self.options.deadlock and deadlock is None:
                 deadlock = (rank, index)
+            # Hashing a big key costs more than building a record: each successor's key is
+            # hashed once if it was seen or sent before (most are), twice otherwise.
             for position, target, key, owner in routed:
                 if owner == me:
-                    if key not in seen and key not in own:
-                        own[key] = (rank, position, me, index, target if send_states else None)
-                elif key not in sent:
+                    if key not in seen:
+                        own.setdefault(key, (rank, position, me, index, target if send_states else None))
+                else:
+                    before = len(sent)
                     sent.add(key)
-                    boxes[owner][key] = (rank, position, me, index, target if send_states else None)
+                    if len(sent) > before:
+                        boxes[owner][key] = (rank, position, me, index, target if send_states else None)
             if deadline is not None and not done % 64 and time.time() > deadline:
                 return Expansion(transitions, longest, deadlock, True)
         self._own_box = own
@@ -351,18 +366,19 @@ class Partition:
         (its own is ignored): the first discovery of each key not seen yet (see the module
         docstring). The states of those found by other partitions are asked for next
         (:meth:`request`), when a key is not its state."""
-        best: dict[Hashable, tuple[Any, ...]] = {}
         seen = self.seen
         with self.clock.phase("merge"):
+            best = self._own_box  # not seen (expand left out the seen), and nothing was stored since
+            self._own_box = {}
             for sender, data in enumerate(inboxes):
-                records = self._own_box.items() if sender == self.index else self._decoders[sender].decode(data)
-                for key, record in records:
+                if sender == self.index:
+                    continue
+                for key, record in self._decoders[sender].decode(data):
                     if key in seen:
                         continue
-                    known = best.get(key)
-                    if known is None or record[:2] < known[:2]:
+                    known = best.setdefault(key, record)
+                    if known is not record and record[:2] < known[:2]:
                         best[key] = record
-            self._own_box = {}
             self._best = best
             if self._send_states:
                 asked: list[list[Hashable]] = [[] for _ in range(self.count)]

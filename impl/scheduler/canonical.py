@@ -35,6 +35,9 @@ Encoded = tuple[object, ...]
 #: figure (its phase) is never ``NONE``.
 _NO_APP: tuple[int, ...] = (NONE,) * 8
 
+#: The length of a node's slot: (live, used, free, reserved container).
+_NODE_SLOT = 4
+
 #: The items of the slots of a list, one after the other (in C).
 _spread = itertools.chain.from_iterable
 
@@ -143,6 +146,13 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
         marks=tuple(sorted((cids[cid], at) for cid, at in state.marks)),
         killable=tuple(cids[cid] for cid in state.killable),
     )
+
+
+def app_slots(world: World) -> slice:
+    """Where the application slots lie in every canonical encoding of ``world``'s states
+    (:func:`canonical_form`): after the five leading parts and the node slots."""
+    start = 5 + _NODE_SLOT * len(world.nodes)
+    return slice(start, start + len(_NO_APP) * len(world.apps))
 
 
 def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:

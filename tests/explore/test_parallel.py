@@ -17,9 +17,11 @@ from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.fingerprint import KeyEncoder
 from yarnspec.checks.explore.model_source import ModelSource, toy_source
 from yarnspec.checks.explore.parallel import explore_partitioned
+from yarnspec.checks.explore.partition import Partition, SearchOptions
 from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.checks.explore.wire import dumps, loads
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.scheduler.state import NONE
 
 SCENARIO = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"})
 
@@ -99,6 +101,58 @@ def test_scheduler_states_cross_processes_equal_and_with_equal_hashes() -> None:
     copy = loads(dumps(after))  # named tuple records all the way down
     assert copy == after and hash(copy) == hash(after)
     assert loads(dumps([after, after])) == [after, after]
+
+
+def _last_node(model: ToyModel, key: int) -> tuple[int, int]:
+    """A partition key for the toy model: the last node's holders and used in the key."""
+    return model.fields(key)[-1]
+
+
+@pytest.mark.parametrize("bounds", [{}, {"symmetry": True}, {"fingerprints": True}, {"max_states": 40}])
+def test_the_models_partition_key_chooses_the_owner_and_changes_no_figure(
+    bounds: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ToyModel, "partition_key", _last_node, raising=False)
+    source = toy_source(3, 3, 2, "broken-release")
+    options = SearchOptions(symmetry=bool(bounds.get("symmetry")), fingerprints=bool(bounds.get("fingerprints")))
+    partition = Partition(0, 3, source, options)
+    model = ToyModel(3, 3, 2, "broken-release")
+    states = _reachable(model, 200)
+    owners: dict[tuple[int, int], set[int]] = {}
+    for state in states:
+        key = state if not options.symmetry else model.canonical(state)
+        owners.setdefault(_last_node(model, key), set()).add(partition.key(state)[1])
+    assert all(len(found) == 1 for found in owners.values())  # an equal part, one owner
+    assert len(set.union(*owners.values())) > 1  # and the parts are spread
+    expected = figures(explore(model, check_progress=False, show_progress=False, **{k: v for k, v in bounds.items() if k != "fingerprints"}))
+    for count in (2, 3):
+        got = explore_partitioned(source, workers=count, backend=inline, show_progress=False, **bounds)
+        assert figures(got) == expected, count
+
+
+def _reachable(model: Any, limit: int) -> list[Any]:
+    """The first ``limit`` states reached breadth first (or all, if fewer)."""
+    states, done = list(model.initial_states()), 0
+    while done < len(states) and len(states) < limit:
+        states += [target for _, target in model.successors(states[done]) if target not in states]
+        done += 1
+    return states[:limit]
+
+
+def test_the_scheduler_models_partition_key_is_the_applications_slots() -> None:
+    """With symmetry, the part of the canonical form holding one slot per application (phase,
+    submission rank, asks, used, reserved, pending, re-reservations, AM container); without,
+    the state's applications. Compared as multisets: symmetry may reorder the applications."""
+    model = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "no-leak/yarn-8127"}).build()
+    states = _reachable(model, 300)
+    assert any(sum(app is not None for app in s.scheduler.apps) == 2 for s in states)
+    for state in states:
+        assert model.partition_key(state) == state.scheduler.apps
+        part = model.partition_key(model.canonical(state))
+        slots = [part[i : i + 8] for i in range(0, len(part), 8)]
+        assert len(part) == 8 * len(model.world.apps)
+        expected = [(NONE,) * 5 if app is None else (app.phase, app.asks, app.used, app.reserved, app.pending) for app in state.scheduler.apps]
+        assert sorted(map(repr, ((s[0], *s[2:6]) for s in slots))) == sorted(map(repr, expected))
 
 
 FINGERPRINTS = """
