@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, steps
-from yarnspec.impl.scheduler.canonical import Symmetry, app_slots, canonical_form, renumber_containers
+from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form, placement_slots, renumber_containers
 from yarnspec.impl.scheduler.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.view import View
@@ -87,7 +87,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
             "max_containers": world.bounds.max_containers,
         }
         self._symmetry = Symmetry.of(world)
-        self._app_slots = app_slots(world)
+        self._placement_slots = placement_slots(world)
         #: The step invariants in checking order (the catalogue's, then the extra ones).
         self._step_order = (*STEP_INVARIANTS, *(i for i in self._extra_invariants if i.is_step))
         self._step_invariants = _by_kind(self._step_order)
@@ -156,13 +156,14 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         return (canonical_form(self._symmetry, state.scheduler), state.broken)
 
     def partition_key(self, key: Hashable) -> Hashable:
-        """The applications' slots of a state's key (its :meth:`canonical` form, or the state):
-        what the memo's allocation passes mostly read, so that one worker of a parallel search
-        expands the states that share them (the others' memos would answer them less often)."""
+        """The nodes, applications and containers of a state's key (its :meth:`canonical` form,
+        or the state): most of what an allocation pass reads, which the memo remembers passes
+        by, so that one worker of a parallel search expands the states that share them."""
         if isinstance(key, ModelState):
-            return key.scheduler.apps
+            scheduler = key.scheduler
+            return scheduler.nodes, scheduler.apps, scheduler.containers
         encoded: tuple[object, ...] = key[0]  # type: ignore[index]
-        return encoded[self._app_slots]
+        return self._placement_slots(encoded)
 
     def invariants(self) -> list[Invariant[ModelState]]:
         """Every state invariant of the catalogue, then every step invariant."""

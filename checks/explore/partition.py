@@ -3,8 +3,8 @@
 The visited set is split into ``count`` partitions by a hash of each state's *partition key*:
 the model's ``partition_key`` of the state's key (the state, or its canonical form with
 symmetry on), by default the key itself; partition ``i`` owns the keys whose partition key
-hashes to ``i`` modulo ``count``. The scheduler model's partition key is the part its memo is
-mostly keyed by, so that one worker's memo answers for the states sharing it. Every partition runs the same steps, level by level, driven by the
+hashes to ``i`` modulo ``count``. The scheduler model's partition key is most of what its memo
+remembers allocation passes by, so that one worker's memo answers for the states sharing it. Every partition runs the same steps, level by level, driven by the
 coordinator (:mod:`.parallel`), in a local process, a Ray actor or the coordinator's own
 process:
 
@@ -157,7 +157,7 @@ class Lookahead:
         if not isinstance(listed, list):
             listed = list(listed)
         owner_of, fresh = self._owner_of, self._fresh
-        routed = ((position, target, *owner_of(target)) for position, (_, target) in enumerate(listed))
+        routed = ((position, target, *owner_of(target)) for position, (_, target) in enumerate(listed) if target is not state)
         kept = [entry for entry in routed if fresh(entry[2], entry[3])]
         self._done[slot] = (state, Prepared(len(listed), listed if self._whole else None, kept))
         return True
@@ -318,7 +318,8 @@ class Partition:
             if prepared is None:
                 listed = list(successors(state))
                 length = len(listed)
-                routed = [(position, target, *owner_of(target)) for position, (_, target) in enumerate(listed)]
+                # a stuttering step leads to the state itself, stored here: no key to compute
+                routed = [(position, target, *owner_of(target)) for position, (_, target) in enumerate(listed) if target is not state]
             else:
                 length, listed, routed = prepared.length, prepared.listed, prepared.fresh
             if coverage is not None:

@@ -21,7 +21,7 @@ does so after every step, so that a repeating behaviour repeats its states).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -35,8 +35,9 @@ Encoded = tuple[object, ...]
 #: figure (its phase) is never ``NONE``.
 _NO_APP: tuple[int, ...] = (NONE,) * 8
 
-#: The length of a node's slot: (live, used, free, reserved container).
-_NODE_SLOT = 4
+#: The lengths of a node's slot (live, used, free, reserved container) and of a container's
+#: (id, app, node, request, state).
+_NODE_SLOT, _CONTAINER_SLOT = 4, 5
 
 #: The items of the slots of a list, one after the other (in C).
 _spread = itertools.chain.from_iterable
@@ -148,11 +149,16 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
     )
 
 
-def app_slots(world: World) -> slice:
-    """Where the application slots lie in every canonical encoding of ``world``'s states
-    (:func:`canonical_form`): after the five leading parts and the node slots."""
-    start = 5 + _NODE_SLOT * len(world.nodes)
-    return slice(start, start + len(_NO_APP) * len(world.apps))
+def placement_slots(world: World) -> Callable[[Encoded], Encoded]:
+    """What gives, from a canonical encoding of a state of ``world`` (:func:`canonical_form`),
+    its node slots, application slots and containers (their count and slots): they follow the
+    five leading parts, at the same positions in every state of the world."""
+    count_at = 5 + _NODE_SLOT * len(world.nodes) + len(_NO_APP) * len(world.apps)
+
+    def slots(encoded: Encoded) -> Encoded:
+        return encoded[5 : count_at + 1 + _CONTAINER_SLOT * encoded[count_at]]  # type: ignore[operator]
+
+    return slots
 
 
 def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:

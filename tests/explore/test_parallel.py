@@ -139,20 +139,27 @@ def _reachable(model: Any, limit: int) -> list[Any]:
     return states[:limit]
 
 
-def test_the_scheduler_models_partition_key_is_the_applications_slots() -> None:
-    """With symmetry, the part of the canonical form holding one slot per application (phase,
-    submission rank, asks, used, reserved, pending, re-reservations, AM container); without,
-    the state's applications. Compared as multisets: symmetry may reorder the applications."""
+def test_the_scheduler_models_partition_key_is_the_nodes_applications_and_containers() -> None:
+    """With symmetry, the part of the canonical form holding the slots of the nodes (live,
+    used, free, reserved container), the applications (phase, submission rank, asks, used,
+    reserved, pending, re-reservations, AM container) and the containers, with their count;
+    without, the state's own. Compared as multisets: symmetry may reorder nodes and apps."""
     model = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "no-leak/yarn-8127"}).build()
     states = _reachable(model, 300)
-    assert any(sum(app is not None for app in s.scheduler.apps) == 2 for s in states)
+    assert any(sum(app is not None for app in s.scheduler.apps) == 2 and s.scheduler.containers for s in states)
+    nodes, apps = len(model.world.nodes), len(model.world.apps)
     for state in states:
-        assert model.partition_key(state) == state.scheduler.apps
+        scheduler = state.scheduler
+        assert model.partition_key(state) == (scheduler.nodes, scheduler.apps, scheduler.containers)
         part = model.partition_key(model.canonical(state))
-        slots = [part[i : i + 8] for i in range(0, len(part), 8)]
-        assert len(part) == 8 * len(model.world.apps)
-        expected = [(NONE,) * 5 if app is None else (app.phase, app.asks, app.used, app.reserved, app.pending) for app in state.scheduler.apps]
-        assert sorted(map(repr, ((s[0], *s[2:6]) for s in slots))) == sorted(map(repr, expected))
+        node_slots = [part[i : i + 4] for i in range(0, 4 * nodes, 4)]
+        app_slots = [part[i : i + 8] for i in range(4 * nodes, 4 * nodes + 8 * apps, 8)]
+        count = part[4 * nodes + 8 * apps]
+        assert count == len(scheduler.containers) and len(part) == 4 * nodes + 8 * apps + 1 + 5 * count
+        assert sorted(map(repr, (s[:3] for s in node_slots))) == sorted(repr((n.live, n.used, n.free)) for n in scheduler.nodes)
+        expected = [(NONE,) * 5 if app is None else (app.phase, app.asks, app.used, app.reserved, app.pending) for app in scheduler.apps]
+        assert sorted(map(repr, ((s[0], *s[2:6]) for s in app_slots))) == sorted(map(repr, expected))
+        assert sorted(part[-5 * count + 4 :: 5] if count else []) == sorted(c.state for c in scheduler.containers)
 
 
 FINGERPRINTS = """
