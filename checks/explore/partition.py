@@ -212,7 +212,7 @@ class Partition:
         self._send_states = options.symmetry or options.fingerprints  # a key is not its state
         self._held: list[dict[Tag, Any]] = [{} for _ in range(count)]  # states offered, by tag, per owner
         self._best: dict[Hashable, tuple[Any, ...]] = {}  # this level's candidates, by key
-        self._asked: list[list[Hashable]] = [[] for _ in range(count)]  # the keys asked for, per sender
+        self._asked: list[list[tuple[Hashable, tuple[Any, ...]]]] = [[] for _ in range(count)]  # (key, record) asked for, per sender
         # two channels to each other partition: candidates (keys and tags), and states asked for
         self._encoders = [ChannelEncoder() for _ in range(count)]
         self._decoders = [ChannelDecoder() for _ in range(count)]
@@ -382,17 +382,16 @@ class Partition:
                         best[key] = record
             self._best = best
             if self._send_states:
-                asked: list[list[Hashable]] = [[] for _ in range(self.count)]
+                asked: list[list[tuple[Hashable, tuple[Any, ...]]]] = [[] for _ in range(self.count)]
                 for key, record in best.items():
                     if len(record) == 4:  # found by another partition, state held there
-                        asked[record[2]].append(key)
+                        asked[record[2]].append((key, record))
                 self._asked = asked
 
     def request(self, sender: int) -> bytes:
         """The tags of the candidates from ``sender`` whose states this partition needs (the
         new states ``sender`` found first), for :meth:`reply`."""
-        best = self._best
-        return dumps([best[key][:2] for key in self._asked[sender]])
+        return dumps([record[:2] for _, record in self._asked[sender]])
 
     def reply(self, owner: int, request: bytes) -> bytes:
         """The states ``owner`` asked for (:meth:`request`), in the order asked."""
@@ -409,8 +408,8 @@ class Partition:
             if self._send_states:
                 for sender, data in enumerate(replies):
                     if sender != self.index:
-                        for key, state in zip(self._asked[sender], self._state_decoders[sender].decode(data)):
-                            best[key] = (*best[key], state)
+                        for (key, record), state in zip(self._asked[sender], self._state_decoders[sender].decode(data)):
+                            best[key] = (*record, state)
                 self._asked = [[] for _ in range(self.count)]
         self._best = {}
         with clock.phase("sort"):
