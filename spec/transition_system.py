@@ -26,8 +26,8 @@ Conventions the explorer relies on:
 A model may also have a ``partition_key(key)`` method (optional, read with :func:`partition_key_of`
 like ``first_violation``): the part of a state's key (the state, or its canonical form with
 symmetry on) that decides which worker of a parallel search owns the state: a hashable,
-deterministic function of the key, routed as a key would be (by its hash, or by its
-fingerprint when hashes differ between processes or fingerprints are stored). The default is the
+deterministic function of the key, routed by its hash (by its fingerprint when hashes differ
+between processes; fingerprint mode routes by the stored fingerprint instead). The default is the
 key itself; a model whose steps remember answers by a part of the state (the scheduler model's
 memo, by what its passes read) does better to return that part, so that the states sharing it
 are expanded by one worker, whose memo then answers for all of them. Which worker owns a state
