@@ -3,10 +3,11 @@
 The visited set is split into ``count`` partitions by a hash of each state's *partition key*:
 the model's ``partition_key`` of the state's key (the state, or its canonical form with
 symmetry on), by default the key itself; partition ``i`` owns the keys whose partition key
-hashes to ``i`` modulo ``count`` (in fingerprint mode, by the stored fingerprint itself). The scheduler model's partition key is most of what its memo
-remembers allocation passes by, so that one worker's memo answers for the states sharing it. Every partition runs the same steps, level by level, driven by the
-coordinator (:mod:`.parallel`), in a local process, a Ray actor or the coordinator's own
-process:
+hashes to ``i`` modulo ``count`` (in fingerprint mode, whose stored fingerprint is). The
+scheduler model's partition key is most of what its memo remembers allocation passes by, so
+that one worker's memo answers for all the states sharing it. Every partition runs the same
+steps, level by level, driven by the coordinator (:mod:`.parallel`), in a local process, a
+Ray actor or the coordinator's own process:
 
 1. :meth:`Partition.expand` takes the successors of the frontier states it owns and sorts them
    into one outbox per owner, dropping successors it owns and has seen, and successors it
@@ -222,7 +223,8 @@ class Partition:
         self._send_states = options.symmetry or options.fingerprints  # a key is not its state
         self._held: list[dict[Tag, Any]] = [{} for _ in range(count)]  # states offered, by tag, per owner
         self._best: dict[Hashable, tuple[Any, ...]] = {}  # this level's candidates, by key
-        self._asked: list[list[tuple[Hashable, tuple[Any, ...]]]] = [[] for _ in range(count)]  # (key, record) asked for, per sender
+        # the (key, record) of the states asked for, per sender
+        self._asked: list[list[tuple[Hashable, tuple[Any, ...]]]] = [[] for _ in range(count)]
         # two channels to each other partition: candidates (keys and tags), and states asked for
         self._encoders = [ChannelEncoder() for _ in range(count)]
         self._decoders = [ChannelDecoder() for _ in range(count)]
