@@ -168,7 +168,9 @@ class Lookahead:
         if not isinstance(listed, list):
             listed = list(listed)
         owner_of, fresh = self._owner_of, self._fresh
-        routed = ((position, target, *owner_of(target)) for position, (_, target) in enumerate(listed) if target is not state)
+        routed = (
+            (position, target, *owner_of(target)) for position, (_, target) in enumerate(listed) if target is not state
+        )  # a stuttering step's target is the state itself, stored already
         kept = [entry for entry in routed if fresh(entry[2], entry[3])]
         self._done[slot] = (state, Prepared(len(listed), listed if self._whole else None, kept))
         return True
@@ -331,7 +333,9 @@ class Partition:
                 listed = list(successors(state))
                 length = len(listed)
                 # a stuttering step leads to the state itself, stored here: no key to compute
-                routed = [(position, target, *owner_of(target)) for position, (_, target) in enumerate(listed) if target is not state]
+                routed = [
+                    (position, target, *owner_of(target)) for position, (_, target) in enumerate(listed) if target is not state
+                ]
             else:
                 length, listed, routed = prepared.length, prepared.listed, prepared.fresh
             if coverage is not None:

@@ -123,7 +123,8 @@ def test_the_models_partition_key_chooses_the_owner_and_changes_no_figure(
             owners.setdefault(_last_node(model, key), set()).add(partition.key(state)[1])
         assert all(len(found) == 1 for found in owners.values())  # an equal part, one owner
         assert len(set.union(*owners.values())) > 1  # and the parts are spread
-    expected = figures(explore(model, check_progress=False, show_progress=False, **{k: v for k, v in bounds.items() if k != "fingerprints"}))
+    one_worker = {name: value for name, value in bounds.items() if name != "fingerprints"}
+    expected = figures(explore(model, check_progress=False, show_progress=False, **one_worker))
     for count in (2, 3):
         got = explore_partitioned(source, workers=count, backend=inline, show_progress=False, **bounds)
         assert figures(got) == expected, count
@@ -156,7 +157,9 @@ def test_the_scheduler_models_partition_key_is_the_nodes_applications_and_contai
         count = part[4 * nodes + 8 * apps]
         assert count == len(scheduler.containers) and len(part) == 4 * nodes + 8 * apps + 1 + 5 * count
         assert sorted(map(repr, (s[:3] for s in node_slots))) == sorted(repr((n.live, n.used, n.free)) for n in scheduler.nodes)
-        expected = [(NONE,) * 5 if app is None else (app.phase, app.asks, app.used, app.reserved, app.pending) for app in scheduler.apps]
+        expected = [
+            (NONE,) * 5 if app is None else (app.phase, app.asks, app.used, app.reserved, app.pending) for app in scheduler.apps
+        ]
         assert sorted(map(repr, ((s[0], *s[2:6]) for s in app_slots))) == sorted(map(repr, expected))
         assert sorted(part[-5 * count + 4 :: 5] if count else []) == sorted(c.state for c in scheduler.containers)
 
