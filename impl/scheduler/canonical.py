@@ -121,7 +121,7 @@ def _group_maps(size: int, groups: Sequence[tuple[int, ...]]) -> list[tuple[int,
 
 
 def _ranks(values: set[int]) -> dict[int, int]:
-    ranks = {value: rank for rank, value in enumerate(sorted(values))}
+    ranks = dict(zip(sorted(values), itertools.count()))
     ranks[NONE] = NONE
     return ranks
 
@@ -171,7 +171,8 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
     orders."""
     cids = _container_ranks(state)
     seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
-    node_slots: list[_Slot] = [(n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes]
+    # a node reserving nothing is its own slot (its fields are the slot's, in order)
+    node_slots: list[_Slot] = [n if n.reserved == NONE else (n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes]
     app_slots: list[_Slot] = [
         _NO_APP if app is None else (
             app.phase, NONE if app.phase == AppPhase.FINISHED else seqs[app.seq], app.asks, app.used, app.reserved,
@@ -179,14 +180,14 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
         )
         for app in state.apps
     ]  # fmt: skip
-    containers = sorted([(cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers])
+    containers = sorted([(cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers]) if state.containers else []
     tied = len(cids) - 1 < len(state.containers)  # two containers share an id (a broken state)
     proposals = [
         (p.kind, p.app, p.request, p.node, cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, tuple([cids[c] for c in p.kill]))
         for p in state.proposals
-    ]
-    marks = tuple(sorted([(cids[cid], at) for cid, at in state.marks]))
-    killable = tuple([cids[cid] for cid in state.killable])
+    ] if state.proposals else []
+    marks = tuple(sorted([(cids[cid], at) for cid, at in state.marks])) if state.marks else ()
+    killable = tuple([cids[cid] for cid in state.killable]) if state.killable else ()
     # Every renaming's encoding starts with the same five parts, then the node slots it places,
     # then the application slots it places: only renamings whose placed node slots are least,
     # and then whose placed application slots are least, can give the least encoding (all node
