@@ -43,6 +43,9 @@ Source = tuple[tuple[int, ...], tuple[int, ...] | None]
 #: figure (its phase) is never ``NONE``.
 _NO_APP: tuple[int, ...] = (NONE,) * 8
 
+#: Read once: an enum member read from its class is slow (Python 3.11).
+_FINISHED = AppPhase.FINISHED
+
 #: The items of the slots of a list, one after the other (in C).
 _spread = itertools.chain.from_iterable
 
@@ -128,7 +131,9 @@ def _ranks(values: set[int]) -> dict[int, int]:
 
 def _container_ranks(state: SchedulerState) -> dict[int, int]:
     """Every container id the state mentions (containers, marks, proposals) by its rank."""
-    mentioned = {c.cid for c in state.containers} | {cid for cid, _ in state.marks}
+    mentioned = {c.cid for c in state.containers}
+    if state.marks:
+        mentioned.update([cid for cid, _ in state.marks])
     for p in state.proposals:
         mentioned.update(v for v in (p.from_reserved, p.release, *p.kill) if v != NONE)
     return _ranks(mentioned)
@@ -170,12 +175,12 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
     slots, and only those that place them least rename the containers, proposals and node
     orders."""
     cids = _container_ranks(state)
-    seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
+    seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != _FINISHED})
     # a node reserving nothing is its own slot (its fields are the slot's, in order)
     node_slots: list[_Slot] = [n if n.reserved == NONE else (n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes]
     app_slots: list[_Slot] = [
         _NO_APP if app is None else (
-            app.phase, NONE if app.phase == AppPhase.FINISHED else seqs[app.seq], app.asks, app.used, app.reserved,
+            app.phase, NONE if app.phase == _FINISHED else seqs[app.seq], app.asks, app.used, app.reserved,
             app.pending, app.rereservations, cids[app.am_container],
         )
         for app in state.apps
