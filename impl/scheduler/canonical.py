@@ -13,7 +13,8 @@ Three renamings leave every behaviour and every invariant's verdict unchanged:
   selector (both visit nodes in a fixed order, which a renaming would not respect).
 
 :func:`canonical_form` returns the smallest encoding over all renamings of interchangeable
-applications and nodes (brute force over their permutations: meant for small worlds).
+applications and nodes (over their permutations, meant for small worlds; only the renamings
+that place the node and application slots least are encoded in full).
 :func:`renumber_containers` applies the first renaming to the state itself (an endless world
 does so after every step, so that a repeating behaviour repeats its states).
 """
@@ -31,6 +32,13 @@ from .world import World
 #: A canonical encoding: a tuple of the state's parts (see :func:`canonical_form`).
 Encoded = tuple[object, ...]
 
+#: A node's or an application's part of an encoding.
+_Slot = tuple[object, ...]
+
+#: A renaming of nodes or of applications: its map (old index -> new) and where each new slot
+#: comes from (new index -> old), ``None`` for the identity.
+Source = tuple[tuple[int, ...], tuple[int, ...] | None]
+
 #: The slot of an application not submitted yet: as long as a submitted one's, whose first
 #: figure (its phase) is never ``NONE``.
 _NO_APP: tuple[int, ...] = (NONE,) * 8
@@ -38,6 +46,9 @@ _NO_APP: tuple[int, ...] = (NONE,) * 8
 #: The lengths of a node's slot (live, used, free, reserved container) and of a container's
 #: (id, app, node, request, state).
 _NODE_SLOT, _CONTAINER_SLOT = 4, 5
+
+#: Read once: an enum member read from its class is slow (Python 3.11).
+_FINISHED = AppPhase.FINISHED
 
 #: The items of the slots of a list, one after the other (in C).
 _spread = itertools.chain.from_iterable
@@ -64,14 +75,18 @@ class Symmetry:
         return tuple(itertools.product(node_maps, app_maps))
 
     @cached_property
-    def placements(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None, tuple[int, ...] | None], ...]:
-        """Per renaming: its node and app maps (old index -> new) and where each new node and
-        app slot comes from (new index -> old); both of these ``None`` for the identity."""
-        placed = []
-        for nodes, apps in self.renamings:
-            identity = nodes == tuple(range(len(nodes))) and apps == tuple(range(len(apps)))
-            placed.append((nodes, apps, None if identity else _inverse(nodes), None if identity else _inverse(apps)))
-        return tuple(placed)
+    def node_sources(self) -> tuple[Source, ...]:
+        """Per node renaming: its map and where each new slot comes from (see :data:`Source`)."""
+        return _sources(_group_maps(len(self.world.nodes), self.node_groups))
+
+    @cached_property
+    def app_sources(self) -> tuple[Source, ...]:
+        """Per application renaming: its map and where each new slot comes from."""
+        return _sources(_group_maps(len(self.world.apps), self.app_groups))
+
+
+def _sources(maps: list[tuple[int, ...]]) -> tuple[Source, ...]:
+    return tuple((m, None if m == tuple(range(len(m))) else _inverse(m)) for m in maps)
 
 
 def _inverse(mapping: tuple[int, ...]) -> tuple[int, ...]:
@@ -113,14 +128,16 @@ def _group_maps(size: int, groups: Sequence[tuple[int, ...]]) -> list[tuple[int,
 
 
 def _ranks(values: set[int]) -> dict[int, int]:
-    ranks = {value: rank for rank, value in enumerate(sorted(values))}
+    ranks = dict(zip(sorted(values), itertools.count()))
     ranks[NONE] = NONE
     return ranks
 
 
 def _container_ranks(state: SchedulerState) -> dict[int, int]:
     """Every container id the state mentions (containers, marks, proposals) by its rank."""
-    mentioned = {c.cid for c in state.containers} | {cid for cid, _ in state.marks}
+    mentioned = {c.cid for c in state.containers}
+    if state.marks:
+        mentioned.update([cid for cid, _ in state.marks])
     for p in state.proposals:
         mentioned.update(v for v in (p.from_reserved, p.release, *p.kill) if v != NONE)
     return _ranks(mentioned)
@@ -170,39 +187,47 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
     containers and proposals are spread into it, each of fixed length and every run of them
     preceded by its length, so the encoding stays injective. Every position holds values of
     one type in every state, so equal encodings are equal values of equal types. What no
-    renaming changes is computed once per state; each renaming only places the node and
-    application slots and renames the containers, proposals and node orders."""
+    renaming changes is computed once per state; each renaming places the node and application
+    slots, and only those that place them least rename the containers, proposals and node
+    orders."""
     cids = _container_ranks(state)
-    seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != AppPhase.FINISHED})
-    node_slots = [(n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes]
-    app_slots = [
+    seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != _FINISHED})
+    # a node reserving nothing is its own slot (its fields are the slot's, in order)
+    node_slots: list[_Slot] = [n if n.reserved == NONE else (n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes]
+    app_slots: list[_Slot] = [
         _NO_APP if app is None else (
-            app.phase, NONE if app.phase == AppPhase.FINISHED else seqs[app.seq], app.asks, app.used, app.reserved,
+            app.phase, NONE if app.phase == _FINISHED else seqs[app.seq], app.asks, app.used, app.reserved,
             app.pending, app.rereservations, cids[app.am_container],
         )
         for app in state.apps
     ]  # fmt: skip
-    containers = sorted([(cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers])
+    containers = sorted([(cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers]) if state.containers else []
     tied = len(cids) - 1 < len(state.containers)  # two containers share an id (a broken state)
     proposals = [
         (p.kind, p.app, p.request, p.node, cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, tuple([cids[c] for c in p.kill]))
         for p in state.proposals
-    ]
-    marks = tuple(sorted([(cids[cid], at) for cid, at in state.marks]))
-    killable = tuple([cids[cid] for cid in state.killable])
+    ] if state.proposals else []
+    marks = tuple(sorted([(cids[cid], at) for cid, at in state.marks])) if state.marks else ()
+    killable = tuple([cids[cid] for cid in state.killable]) if state.killable else ()
+    # Every renaming's encoding starts with the same five parts, then the node slots it places,
+    # then the application slots it places: only renamings whose placed node slots are least,
+    # and then whose placed application slots are least, can give the least encoding (all node
+    # slots have one length, all application slots another, so comparing the lists of slots is
+    # comparing their spread items). Node slots move with the node map only and application
+    # slots with the application map only, so each is minimised on its own and only the pairs
+    # of least maps, most often one, are encoded in full.
+    least_nodes, placed_nodes = _least(node_slots, symmetry.node_sources)
+    least_apps, placed_apps = _least(app_slots, symmetry.app_sources)
     best: Encoded | None = None
-    for nodes, apps, node_at, app_at in symmetry.placements:
-        if node_at is None or app_at is None:  # the identity: nothing moves
-            placed_nodes, placed_apps, placed_containers = node_slots, app_slots, containers
-            placed_proposals, node_order = sorted(proposals), state.node_order
+    for (nodes, node_at), (apps, app_at) in itertools.product(least_nodes, least_apps):
+        if node_at is None and app_at is None:  # the identity: nothing moves
+            placed_containers, placed_proposals, node_order = containers, sorted(proposals), state.node_order
         else:
-            placed_nodes = list(map(node_slots.__getitem__, node_at))
-            placed_apps = list(map(app_slots.__getitem__, app_at))
             placed_containers = [(cid, apps[app], nodes[node], request, kind) for cid, app, node, request, kind in containers]
             if tied:
                 placed_containers.sort()
             placed_proposals = sorted([(p[0], apps[p[1]], p[2], nodes[p[3]], *p[4:]) for p in proposals])
-            node_order = tuple([tuple([nodes[n] for n in partition]) for partition in state.node_order])
+            node_order = state.node_order if node_at is None else tuple([tuple([nodes[n] for n in part]) for part in state.node_order])
         encoded = (
             state.clock, state.next_container, state.next_app, state.queues, state.users,
             *_spread(placed_nodes), *_spread(placed_apps),
@@ -213,3 +238,18 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
             best = encoded
     assert best is not None  # a world has at least its identity renaming
     return best
+
+
+def _least(slots: list[_Slot], sources: tuple[Source, ...]) -> tuple[list[Source], list[_Slot]]:
+    """The renamings of ``sources`` that place ``slots`` least, and the slots so placed."""
+    if len(sources) == 1:  # no symmetry: only the identity
+        return list(sources), slots
+    best: list[_Slot] = slots
+    chosen: list[Source] = []
+    for source in sources:
+        placed = slots if source[1] is None else list(map(slots.__getitem__, source[1]))
+        if not chosen or placed < best:
+            best, chosen = placed, [source]
+        elif placed == best:
+            chosen.append(source)
+    return chosen, best

@@ -15,6 +15,7 @@ from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form
 from yarnspec.impl.scheduler.state import NONE, Proposal, SchedulerState
 from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state
 from yarnspec.spec.named_worlds import model, two_queue_world
+from yarnspec.spec.scenarios import model_for_title
 from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
 
 TWO_QUEUES = two_queue_world(asynchronous=True)
@@ -155,3 +156,36 @@ def test_canonical_form_is_a_symmetry_also_with_a_container_id_twice(swap_nodes:
     broken = state._replace(containers=(*state.containers, first._replace(cid=other.cid)))
     image = renamed(broken, (1, 0) if swap_nodes else (0, 1), (1, 0, 2) if swap_apps else (0, 1, 2))
     assert canonical_form(SYMMETRY, image) == canonical_form(SYMMETRY, broken)
+
+
+def brute_canonical_form(symmetry: Symmetry, state: SchedulerState) -> object:
+    """The definition of the canonical form: the least identity encoding of every renamed state."""
+    identity_only = Symmetry(symmetry.world, (), ())
+    return min(canonical_form(identity_only, renamed(state, nodes, apps)) for nodes, apps in symmetry.renamings)  # type: ignore[type-var]
+
+
+def reachable(m: SchedulerModel, limit: int) -> list[SchedulerState]:
+    """The first ``limit`` states of a breadth-first walk of ``m`` (without symmetry)."""
+    (initial,) = m.initial_states()
+    seen, queue = {initial}, [initial]
+    for state in queue:
+        for _, after in m.successors(state):
+            if after not in seen and len(seen) < limit:
+                seen.add(after)
+                queue.append(after)
+    return [s.scheduler for s in queue]
+
+
+@pytest.mark.parametrize(
+    "title", ["two-queues", "no-leak/yarn-8127", "big-container-livelock/default", "big-container-reserved/lazy"]
+)
+def test_canonical_form_is_the_least_encoding_over_every_renaming(title: str) -> None:
+    m = SchedulerModel(TWO_QUEUES) if title == "two-queues" else model_for_title(title)
+    symmetry = Symmetry.of(m.world)
+    assert len(symmetry.renamings) > 1
+    states = reachable(m, 400)
+    tied = 0
+    for state in states:
+        assert canonical_form(symmetry, state) == brute_canonical_form(symmetry, state)
+        tied += len(set(state.nodes)) < len(state.nodes)
+    assert tied > 0  # states whose interchangeable nodes are alike, where several renamings tie
