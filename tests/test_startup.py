@@ -3,7 +3,8 @@ run of ``yarnspec explore`` (the run ``benchmarks/tlc_compare.py`` times as a wh
 loads neither the libraries of other sub-commands (z3, Hypothesis, the validation engine) nor
 those it uses only for some runs (networkx for progress properties, Ray and the parallel
 search for ``--workers``/``--ray``, jsonschema and the XML parser for users' files);
-``yarnspec --help`` loads no sub-command at all. The parser built for one sub-command is the one every sub-command's parser is part of."""
+``yarnspec --help`` loads no sub-command at all. The parser built for one sub-command is the
+one every sub-command's parser is part of."""
 
 from __future__ import annotations
 
