@@ -125,8 +125,12 @@ def parse_configuration(data: bytes | str, source: str) -> ConfigurationFile:
 def inline_configuration(properties: Mapping[str, str], source: str) -> ConfigurationFile:
     """``parse_configuration(format_configuration(properties), source)``: the same properties,
     lines, warnings and errors, without the XML round trip when every name and value is plain
-    text (printable, no markup characters), as a world file's keys are."""
-    if not all(_plain(name) and _plain(value) for name, value in properties.items()):
+    text (printable, no markup characters) and the file would not be too large, as a world
+    file's keys are."""
+    plain = all(_plain(name) and _plain(value) for name, value in properties.items())
+    # at most 4 UTF-8 bytes a character and 100 of markup a property: short enough to be parsed
+    short = sum(4 * (len(name) + len(value)) + 100 for name, value in properties.items()) + 100 <= MAX_FILE_BYTES
+    if not (plain and short):
         return parse_configuration(format_configuration(properties), source)
     records: list[Property] = []
     warnings: list[str] = []

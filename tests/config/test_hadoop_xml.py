@@ -308,6 +308,14 @@ def test_inline_keys_examples(properties: dict[str, str]) -> None:
     assert _read_back(properties, "w.toml [k]") == _parsed(properties, "w.toml [k]")
 
 
+def test_inline_keys_too_many_for_a_file_are_refused_as_the_file_would_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hadoop_xml, "MAX_FILE_BYTES", 300)
+    properties = {f"k{i}": "v" for i in range(10)}
+    read = _read_back(properties, "w.toml [k]")
+    assert read == _parsed(properties, "w.toml [k]")
+    assert isinstance(read, tuple) and read[2].startswith("file is larger than 300 bytes")
+
+
 @settings(max_examples=60)
 @given(st.lists(st.lists(st.tuples(st.sampled_from("abc"), st.integers(0, 9), st.booleans()), max_size=5), min_size=1, max_size=4))
 def test_merge_keeps_the_first_final_else_the_last(files: list[list[tuple[str, int, bool]]]) -> None:
