@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from yarnspec.impl.errors import InputError
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 
 def schema_validator(text: str, check: bool = True) -> Any:
     """A Draft 2020-12 validator for the schema ``text``, checked to be a valid schema unless
     ``check`` is false (a shipped schema a test checks: the check costs a fifth of a second)."""
+    import jsonschema  # here, not at the top: loading it costs ~50 ms a start that validates nothing need not pay
+
     schema = json.loads(text)
     if check:
         jsonschema.Draft202012Validator.check_schema(schema)
@@ -39,6 +41,8 @@ def json_place(path: Iterable[str | int]) -> str:
 def validate_document(document: Any, validator: Any, source: str) -> None:
     """Raise :class:`InputError` at the place of the most relevant fault of ``document``
     for ``validator``; return quietly when it conforms."""
+    from jsonschema.exceptions import best_match  # see schema_validator
+
     error: ValidationError | None = best_match(validator.iter_errors(document))
     if error is None:
         return

@@ -27,8 +27,7 @@ from typing import Any
 
 from yarnspec.impl.config.hadoop_xml import (
     HadoopConfiguration,
-    format_configuration,
-    parse_configuration,
+    inline_configuration,
     read_configuration_file,
 )
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, file_kind, scheduler_configuration
@@ -94,10 +93,12 @@ def load_world(
     ``properties`` are the names its questions may give. A ``catalogue`` world (a built-in
     one) is named by its ``name`` and keeps its story as written; a user's is named
     ``world:<path>`` and its story says what a unit is. ``origin`` says where it comes from
-    (default: its path)."""
+    (default: its path). A catalogue world is not checked against the schema here: a test
+    checks the shipped files once, and jsonschema is then not loaded at every start."""
     source = str(path)
     document = read_toml(source)
-    validate_document(document, schema_validator(world_schema_text(), check=False), source)
+    if not catalogue:
+        validate_document(document, schema_validator(world_schema_text(), check=False), source)
     return _Compiler(source, Path(path).resolve().parent, document, properties, catalogue, origin or source).compile()
 
 
@@ -196,7 +197,7 @@ class _Compiler:
         inline = {str(k): _text(v) for k, v in section.get("properties", {}).items()}
         inline.update(self._scheduler_keys())
         if inline:
-            ordered.append(parse_configuration(format_configuration(inline), f"{self.source} [configuration.properties]"))
+            ordered.append(inline_configuration(inline, f"{self.source} [configuration.properties]"))
         if not ordered:
             raise self.fail("configuration", "give files (capacity-scheduler.xml, yarn-site.xml) or properties")
         return ordered
@@ -220,7 +221,7 @@ class _Compiler:
         files = list(self.base)
         extra = {str(k): _text(v) for k, v in properties.items()}
         if extra:
-            files.append(parse_configuration(format_configuration(extra), f"{self.source} [variant properties]"))
+            files.append(inline_configuration(extra, f"{self.source} [variant properties]"))
         return scheduler_configuration(HadoopConfiguration.merge(files))
 
     def _units(self, conf: SchedulerConfiguration) -> Units:

@@ -2,8 +2,9 @@
 run of ``yarnspec explore`` (the run ``benchmarks/tlc_compare.py`` times as a whole process)
 loads neither the libraries of other sub-commands (z3, Hypothesis, the validation engine) nor
 those it uses only for some runs (networkx for progress properties, Ray and the parallel
-search for ``--workers``/``--ray``); ``yarnspec --help`` loads no sub-command at all. The
-parser built for one sub-command is the one every sub-command's parser is part of."""
+search for ``--workers``/``--ray``, jsonschema and the XML parser for users' files);
+``yarnspec --help`` loads no sub-command at all. The parser built for one sub-command is the
+one every sub-command's parser is part of."""
 
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ NOT_FOR_A_SAFETY_RUN = (
     "yarnspec.checks.symbolic",
     "yarnspec.checks.validate.engine",
     "yarnspec.checks.config_command",
+    # a built-in world is checked against its schema by a test, and its inline keys are plain text:
+    # no jsonschema, no XML parser (whose xml.sax.saxutils loads urllib and http)
+    "jsonschema",
+    "defusedxml",
+    "xml.sax.saxutils",
 )
 
 #: Prints, after a command line run in-process, its status and which of the named modules it loaded.

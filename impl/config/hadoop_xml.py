@@ -30,11 +30,7 @@ from types import MappingProxyType
 from typing import TypeVar
 from xml.sax import SAXParseException
 from xml.sax.handler import ContentHandler
-from xml.sax.saxutils import escape
 from xml.sax.xmlreader import AttributesImpl, Locator
-
-import defusedxml.sax  # type: ignore[import-untyped]
-from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 
 from ..errors import InputError
 from .. import configuration_getters as getters
@@ -97,6 +93,11 @@ def parse_configuration(data: bytes | str, source: str) -> ConfigurationFile:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > MAX_FILE_BYTES:
         raise InputError(source, "", f"file is larger than {MAX_FILE_BYTES} bytes; refusing to parse it")
+    # Imported here, not at the top: the parser loads xml.sax.saxutils, which loads urllib and
+    # http (~70 ms), and a world's inline keys need none of it (inline_configuration).
+    import defusedxml.sax  # type: ignore[import-untyped]
+    from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+
     handler = _Handler(source)
     try:
         defusedxml.sax.parseString(raw, handler, forbid_dtd=True, forbid_entities=True, forbid_external=True)
@@ -119,6 +120,59 @@ def parse_configuration(data: bytes | str, source: str) -> ConfigurationFile:
     except UnicodeError as exc:
         raise InputError(source, "", f"the text does not decode in its declared encoding: {exc}") from None
     return ConfigurationFile(source, tuple(handler.properties), tuple(handler.warnings))
+
+
+def inline_configuration(properties: Mapping[str, str], source: str) -> ConfigurationFile:
+    """``parse_configuration(format_configuration(properties), source)``: the same properties,
+    lines, warnings and errors, without the XML round trip when every name and value is plain
+    text (printable, no markup characters) and the file would not be too large, as a world
+    file's keys are."""
+    plain = all(_plain(name) and _plain(value) for name, value in properties.items())
+    # at most 4 UTF-8 bytes a character and 100 of markup a property: short enough to be parsed
+    short = sum(4 * (len(name) + len(value)) + 100 for name, value in properties.items()) + 100 <= MAX_FILE_BYTES
+    if not (plain and short):
+        return parse_configuration(format_configuration(properties), source)
+    records: list[Property] = []
+    warnings: list[str] = []
+    for index, (name, value) in enumerate(properties.items()):
+        line = _FIRST_PROPERTY_LINE + _LINES_PER_PROPERTY * index
+        _add_property(records, warnings, source, line, {"name": name, "value": value})
+    return ConfigurationFile(source, tuple(records), tuple(warnings))
+
+
+#: Where :func:`format_configuration` writes the first ``<property>`` and how many lines each
+#: takes (without ``<final>``).
+_FIRST_PROPERTY_LINE, _LINES_PER_PROPERTY = 3, 4
+
+
+def _plain(text: str) -> bool:
+    """Whether XML reads ``text`` back exactly as written (no escapes, no line ends, no
+    characters XML refuses)."""
+    return text.isprintable() and not any(c in text for c in "&<>")
+
+
+def _add_property(properties: list[Property], warnings: list[str], source: str, line: int, fields: Mapping[str, str]) -> None:
+    """Add the ``<property>`` at ``line`` with ``fields`` (its ``name``, ``value``, ``final``)
+    to ``properties``, or a warning when Hadoop would skip it; an :class:`InputError` for a
+    malformed one."""
+    where = f"{source}:{line}"
+    name = fields.get("name", "").strip()
+    if not name:
+        raise InputError(where, "", "<property> without a <name>")
+    if re.search(r"\s", name):
+        raise InputError(where, "", f"property name {name!r} contains white space")
+    final_text = fields.get("final")
+    final = False
+    if final_text is not None:
+        if final_text.strip().lower() not in ("true", "false"):
+            raise InputError(where, name, f"<final> must be true or false, found {final_text!r}")
+        final = final_text.strip().lower() == "true"
+    value = fields.get("value")
+    if not value:
+        # Hadoop skips a property whose value is missing or empty.
+        warnings.append(f"{where}: {name}: no value, so the property is ignored (as Hadoop does)")
+        return
+    properties.append(Property(name, value, source, line, final))
 
 
 class _Handler(ContentHandler):
@@ -195,24 +249,7 @@ class _Handler(ContentHandler):
             self._finish_property()
 
     def _finish_property(self) -> None:
-        where = f"{self.source}:{self._property_line}"
-        name = self._fields.get("name", "").strip()
-        if not name:
-            raise InputError(where, "", "<property> without a <name>")
-        if re.search(r"\s", name):
-            raise InputError(where, "", f"property name {name!r} contains white space")
-        final_text = self._fields.get("final")
-        final = False
-        if final_text is not None:
-            if final_text.strip().lower() not in ("true", "false"):
-                raise InputError(where, name, f"<final> must be true or false, found {final_text!r}")
-            final = final_text.strip().lower() == "true"
-        value = self._fields.get("value")
-        if not value:
-            # Hadoop skips a property whose value is missing or empty.
-            self.warnings.append(f"{where}: {name}: no value, so the property is ignored (as Hadoop does)")
-            return
-        self.properties.append(Property(name, value, self.source, self._property_line, final))
+        _add_property(self.properties, self.warnings, self.source, self._property_line, self._fields)
 
 
 @dataclass(frozen=True)
@@ -436,6 +473,8 @@ class _Substitution:
 def format_configuration(properties: Iterable[tuple[str, str]] | Mapping[str, str], final: Iterable[str] = ()) -> str:
     """Hadoop configuration XML for ``properties`` (name, value pairs in order); names in
     ``final`` are marked final. The inverse of :func:`parse_configuration`."""
+    from xml.sax.saxutils import escape  # here: it loads urllib and http (see parse_configuration)
+
     pairs = properties.items() if isinstance(properties, Mapping) else properties
     finals = set(final)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<configuration>"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import defusedxml.sax  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from yarnspec.impl.config.hadoop_xml import (
     HadoopConfiguration,
     Property,
     format_configuration,
+    inline_configuration,
     parse_configuration,
     read_configuration_file,
 )
@@ -157,8 +159,8 @@ def test_dtd_tricks_are_refused_quickly(tmp_path: Path, text: str) -> None:
 
 def test_entities_are_refused_even_if_dtds_were_allowed() -> None:
     """The second line of defence: entity declarations are forbidden on their own."""
-    with pytest.raises(hadoop_xml.EntitiesForbidden):
-        hadoop_xml.defusedxml.sax.parseString(BILLION_LAUGHS.encode(), hadoop_xml._Handler("x"), forbid_dtd=False)
+    with pytest.raises(defusedxml.EntitiesForbidden):
+        defusedxml.sax.parseString(BILLION_LAUGHS.encode(), hadoop_xml._Handler("x"), forbid_dtd=False)
 
 
 # -- merging -------------------------------------------------------------------------------------
@@ -271,6 +273,47 @@ _NAME = st.from_regex(r"[a-z][a-z0-9._-]{0,15}", fullmatch=True)
 def test_written_files_read_back_unchanged(pairs: list[tuple[str, str]]) -> None:
     parsed = parse_configuration(format_configuration(pairs), "gen.xml")
     assert [(p.name, p.value) for p in parsed.properties] == pairs
+
+
+def _read_back(properties: dict[str, str], source: str) -> ConfigurationFile | tuple[str, str, str]:
+    """What parsing the written file gives: the file, or the error's source, place and fault."""
+    try:
+        return inline_configuration(properties, source)
+    except InputError as exc:
+        return exc.source, exc.place, exc.fault
+
+
+def _parsed(properties: dict[str, str], source: str) -> ConfigurationFile | tuple[str, str, str]:
+    try:
+        return parse_configuration(format_configuration(properties), source)
+    except InputError as exc:
+        return exc.source, exc.place, exc.fault
+
+
+_INLINE_TEXT = st.text(alphabet=st.sampled_from("ab. \t&<>\u00e9") | st.characters(blacklist_categories=("Cs",)), max_size=6)
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(_INLINE_TEXT, _INLINE_TEXT, max_size=5))
+def test_inline_keys_read_as_their_written_file_would(properties: dict[str, str]) -> None:
+    """Without the XML round trip for plain text: the same properties, lines, warnings and errors."""
+    assert _read_back(properties, "w.toml [k]") == _parsed(properties, "w.toml [k]")
+
+
+@pytest.mark.parametrize(
+    "properties",
+    [{"a.b": "1", " c ": " spaced "}, {"a": ""}, {"a b": "1"}, {"": "1"}, {"a": "x & y", "b": "2"}, {"a": "two\nlines"}],
+)
+def test_inline_keys_examples(properties: dict[str, str]) -> None:
+    assert _read_back(properties, "w.toml [k]") == _parsed(properties, "w.toml [k]")
+
+
+def test_inline_keys_too_many_for_a_file_are_refused_as_the_file_would_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hadoop_xml, "MAX_FILE_BYTES", 300)
+    properties = {f"k{i}": "v" for i in range(10)}
+    read = _read_back(properties, "w.toml [k]")
+    assert read == _parsed(properties, "w.toml [k]")
+    assert isinstance(read, tuple) and read[2].startswith("file is larger than 300 bytes")
 
 
 @settings(max_examples=60)

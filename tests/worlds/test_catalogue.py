@@ -12,9 +12,10 @@ from yarnspec.checks import cli
 from yarnspec.checks.json_schema import SCHEMAS, schema_text
 from yarnspec.checks.scenario_suite import explore_variant
 from yarnspec.checks.world_file import load_world
-from yarnspec.spec.json_schema import schema_validator
+from yarnspec.spec.json_schema import schema_validator, validate_document
 from yarnspec.spec.named_worlds import MODEL_WORLDS
 from yarnspec.spec.scenarios import BUILT_IN, SCENARIOS, builtin_world_path
+from yarnspec.spec.world_file import read_toml, world_schema_text
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -29,6 +30,13 @@ def test_every_shipped_world_file_is_in_the_catalogue() -> None:
     assert list(SCENARIOS) == list(BUILT_IN)
     for name, scenario in SCENARIOS.items():
         assert scenario.world_file == str(builtin_world_path(name)) and scenario.origin == f"yarnspec/spec/worlds/{name}.toml"
+
+
+@pytest.mark.parametrize("name", [*BUILT_IN, *MODEL_WORLDS])
+def test_every_shipped_world_file_conforms_to_the_schema(name: str) -> None:
+    """The loader skips this check for the shipped worlds at every start; here it is made once."""
+    path = builtin_world_path(name)
+    validate_document(read_toml(str(path)), schema_validator(world_schema_text()), str(path))
 
 
 @pytest.mark.parametrize("name", SCHEMAS)
