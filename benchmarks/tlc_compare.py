@@ -2,19 +2,25 @@
 
 Run as ``.venv/bin/python benchmarks/tlc_compare.py --tla2tools PATH`` (or set
 ``YARNSPEC_TLA2TOOLS``): ``PATH`` is TLC's ``tla2tools.jar`` or a folder of its compiled classes
-(docs/exploring-at-scale.md, "Comparing with TLC", says how to get or build one). Three runs
+(docs/exploring-at-scale.md, "Comparing with TLC", says how to get or build one). Four runs
 of the ``async-double-commit`` world, variant ``yarn-8127``, are measured, interleaved
 ``--repeat N`` times so that the load of a shared machine falls on all alike:
 
 * TLC with ``-workers 1`` and with ``-workers 2`` on ``benchmarks/tla/AsyncDoubleCommit.tla``
   (our own TLA+ text of the world), each in a fresh ``-metadir``;
 * ``yarnspec explore async-double-commit --variant yarn-8127 --no-symmetry --exhaustive``
-  of this tree.
+  of this tree, with one worker and with ``--workers 2``.
 
 Each is a fresh process; the figures are its wall-clock and CPU seconds (user + system, from
 ``wait4``) and peak RSS, so start-up (the JVM and TLA+ parsing, Python imports and the model
-build) counts on both sides; the explorer's own search seconds are shown too. The best (least
-wall) of the repeats is kept per run; ratios are yarnspec / TLC (above 1: TLC is faster).
+build) counts on both sides. TLC's classes come compiled in its jar; the explorer's modules are
+compiled once, by an untimed short run, into a bytecode cache in a temporary folder (as pip
+compiles an installed package's), even on a machine that sets ``PYTHONDONTWRITEBYTECODE``.
+The explorer's own search seconds are shown too. The best (least wall) of the repeats is kept
+per run; ratios are yarnspec / TLC (above 1: TLC is faster),
+each of the explorer's runs against each of TLC's, and the best of each tool on two cores
+(either worker count) against each other. The peak RSS of the explorer with two workers is
+the sum of its processes' peaks (as it reports it), not the largest process's.
 
 The counts must correspond, or the exit status is 1: TLC's distinct states are the explorer's;
 TLC's "states generated" counts the initial states too, so it is the explorer's transitions
@@ -178,26 +184,58 @@ def run_tlc(java: str, classpath: str, workers: int) -> Figures:
     except ValueError as fault:
         tail = " | ".join((done.output + done.errors).strip().splitlines()[-3:])
         raise UsageError(f"TLC ({classpath}, {workers} worker(s)): {fault}; it ended with: {tail}") from None
-    return Figures(f"TLC, {workers} worker{'s' if workers > 1 else ''}", verdict, states, transitions, depth,
+    return Figures(_name("TLC", workers), verdict, states, transitions, depth,
                    done.wall_seconds, done.cpu_seconds, done.peak_rss_mib)  # fmt: skip
 
 
 # -- yarnspec ---------------------------------------------------------------------------------
 
 
-def run_yarnspec() -> Figures:
-    """One ``yarnspec explore --json`` run of this tree's code."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / ".typecheck"))
-    command = [sys.executable, "-c", "from yarnspec.checks.cli import main; raise SystemExit(main())", "explore", *EXPLORE, "--json"]
+def yarnspec_command(workers: int) -> list[str]:
+    """The ``yarnspec explore --json`` command of this tree's code with ``workers`` workers."""
+    parallel = ["--workers", str(workers)] if workers > 1 else []
+    return [sys.executable, "-c", "from yarnspec.checks.cli import main; raise SystemExit(main())", "explore", *EXPLORE, *parallel, "--json"]
+
+
+def bytecode_cached(folder: Path) -> dict[str, str]:
+    """The environment of the explorer's runs: its modules' bytecode cached under ``folder``
+    (as an installed package's is: pip compiles it), even where the machine turns caching off
+    with ``PYTHONDONTWRITEBYTECODE``; filled by :func:`warm_up`."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return env | {"PYTHONPATH": str(ROOT / ".typecheck"), "PYTHONPYCACHEPREFIX": str(folder)}
+
+
+def warm_up(env: dict[str, str]) -> None:
+    """One untimed short run of the explorer, which compiles every module it imports into the
+    bytecode cache of ``env``."""
+    command = [*(a for a in yarnspec_command(1)[:-1] if a != "--exhaustive"), "--max-depth", "1"]
+    done = measure(command, ROOT, env)
+    if done.returncode != 0:
+        tail = done.errors.strip().splitlines()[-1:] or ["nothing on stderr"]
+        raise UsageError(f"yarnspec explore (warm-up) failed: {tail[0]}")
+
+
+def run_yarnspec(env: dict[str, str], workers: int = 1) -> Figures:
+    """One ``yarnspec explore --json`` run of this tree's code with ``workers`` workers, in
+    ``env``. Its CPU time counts the worker processes (``wait4`` adds the children the explorer
+    waited for); its peak RSS is the explorer's own figure for all its processes when it has
+    workers."""
+    command = yarnspec_command(workers)
     done = measure(command, ROOT, env)
     try:
         document = json.loads(done.output)
     except json.JSONDecodeError:
         tail = done.errors.strip().splitlines()[-1:] or ["nothing on stderr"]
-        raise UsageError(f"yarnspec explore {' '.join(EXPLORE)} printed no JSON: {tail[0]}") from None
+        raise UsageError(f"{' '.join(['yarnspec', *command[3:]])} printed no JSON: {tail[0]}") from None
     stats = document["stats"]
-    return Figures("yarnspec", document["verdict"], stats["distinct_states"], stats["transitions"], stats["depth"],
-                   done.wall_seconds, done.cpu_seconds, done.peak_rss_mib, stats["seconds"])  # fmt: skip
+    rss_mib = done.peak_rss_mib if workers == 1 else max(done.peak_rss_mib, stats["peak_rss_bytes"] / 2**20)
+    return Figures(_name("yarnspec", workers), document["verdict"], stats["distinct_states"], stats["transitions"],
+                   stats["depth"], done.wall_seconds, done.cpu_seconds, rss_mib, stats["seconds"])  # fmt: skip
+
+
+def _name(tool: str, workers: int) -> str:
+    """``TLC, 1 worker``, ``yarnspec, 2 workers``, ..."""
+    return f"{tool}, {workers} worker{'s' if workers > 1 else ''}"
 
 
 # -- the comparison ---------------------------------------------------------------------------
@@ -219,7 +257,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     """The command line (``UsageError`` on a bad value)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tla2tools", default=os.environ.get(ENV_VAR), help=f"tla2tools.jar or a folder of TLC's classes (default: ${ENV_VAR})")
-    parser.add_argument("--repeat", type=int, default=1, help="rounds of the three runs, interleaved (default 1)")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds of the four runs, interleaved (default 1)")
     parser.add_argument("--java", default="java", help="the Java launcher (default: java on PATH)")
     args = parser.parse_args(argv)
     if args.repeat < 1:
@@ -237,44 +275,69 @@ def main(argv: list[str] | None = None) -> int:
     bad input."""
     try:
         args = parse_arguments(argv)
-        runs: dict[str, list[Figures]] = {"tlc1": [], "tlc2": [], "yarnspec": []}
-        for _ in range(args.repeat):
-            runs["tlc1"].append(run_tlc(args.java, args.classpath, 1))
-            runs["tlc2"].append(run_tlc(args.java, args.classpath, 2))
-            runs["yarnspec"].append(run_yarnspec())
+        runs: dict[str, list[Figures]] = {name: [] for name in RUNS}
+        with tempfile.TemporaryDirectory(prefix="yarnspec-bytecode-") as cache:
+            env = bytecode_cached(Path(cache))
+            warm_up(env)
+            for _ in range(args.repeat):
+                runs["tlc1"].append(run_tlc(args.java, args.classpath, 1))
+                runs["tlc2"].append(run_tlc(args.java, args.classpath, 2))
+                runs["yarnspec"].append(run_yarnspec(env, 1))
+                runs["yarnspec2"].append(run_yarnspec(env, 2))
     except UsageError as fault:
         print(f"tlc_compare: {fault}", file=sys.stderr)
         return 2
     best = {name: fastest(found) for name, found in runs.items()}
     report(best, runs, args.repeat)
-    return 0 if agree(best["tlc1"], best["yarnspec"]) and agree(best["tlc2"], best["yarnspec"]) else 1
+    return 0 if all(agree(best[tlc], best[ours]) for tlc in TLC_RUNS for ours in OUR_RUNS) else 1
+
+
+#: The runs of a round: TLC's and the explorer's, one worker and two.
+TLC_RUNS, OUR_RUNS = ("tlc1", "tlc2"), ("yarnspec", "yarnspec2")
+RUNS = (*TLC_RUNS, *OUR_RUNS)
+
+
+def ratio(ours: Figures, tlc: Figures) -> dict[str, float | bool]:
+    """Our wall, CPU and peak RSS over TLC's, and whether the counts agree."""
+    return {
+        "wall": round(ours.wall_seconds / tlc.wall_seconds, 2),
+        "cpu": round(ours.cpu_seconds / tlc.cpu_seconds, 2),
+        "rss": round(ours.peak_rss_mib / tlc.peak_rss_mib, 2),
+        "same_counts": agree(tlc, ours),
+    }
+
+
+def ratios(best: dict[str, Figures]) -> dict[str, dict[str, float | bool]]:
+    """Each of our runs against each of TLC's (``yarnspec2/tlc1``: ours with two workers over
+    TLC's one), and ``two_cores``: the faster of ours over the faster of TLC's."""
+    found = {f"{ours}/{tlc}": ratio(best[ours], best[tlc]) for ours in OUR_RUNS for tlc in TLC_RUNS}
+    found["two_cores"] = ratio(fastest([best[n] for n in OUR_RUNS]), fastest([best[n] for n in TLC_RUNS]))
+    return found
 
 
 def report(best: dict[str, Figures], runs: dict[str, list[Figures]], repeat: int) -> None:
     """The human table, the ratios and the JSON line."""
-    ours = best["yarnspec"]
     print(f"async-double-commit/yarn-8127, no symmetry, exhaustive: best of {repeat} interleaved round(s)\n")
-    print(f"{'run':<18} {'verdict':<8} {'states':>7} {'transitions':>11} {'depth':>5} {'wall s':>7} {'CPU s':>7} {'states/s':>9} {'RSS MiB':>8}")
+    print(f"{'run':<20} {'verdict':<8} {'states':>7} {'transitions':>11} {'depth':>5} {'wall s':>7} {'CPU s':>7} {'states/s':>9} {'RSS MiB':>8}")
     for figures in best.values():
         print(
-            f"{figures.tool:<18} {figures.verdict:<8} {figures.distinct_states:>7,} {figures.transitions:>11,} {figures.depth:>5} "
+            f"{figures.tool:<20} {figures.verdict:<8} {figures.distinct_states:>7,} {figures.transitions:>11,} {figures.depth:>5} "
             f"{figures.wall_seconds:>7.2f} {figures.cpu_seconds:>7.2f} {figures.states_per_second:>9,.0f} {figures.peak_rss_mib:>8.1f}"
         )
-    print(f"(yarnspec's own search time: {ours.search_seconds:.2f} s; wall, CPU and RSS are whole processes)\n")
-    ratios: dict[str, dict[str, float | bool]] = {}
-    for name in ("tlc1", "tlc2"):
-        tlc = best[name]
-        ratios[name] = {
-            "wall": round(ours.wall_seconds / tlc.wall_seconds, 2),
-            "cpu": round(ours.cpu_seconds / tlc.cpu_seconds, 2),
-            "rss": round(ours.peak_rss_mib / tlc.peak_rss_mib, 2),
-            "same_counts": agree(tlc, ours),
-        }
-        counts = "same states, transitions, depth and verdict" if ratios[name]["same_counts"] else "COUNTS DIFFER"
-        print(
-            f"yarnspec / {tlc.tool}: wall {ratios[name]['wall']:.2f}x, CPU {ratios[name]['cpu']:.2f}x, "
-            f"peak RSS {ratios[name]['rss']:.2f}x; {counts}"
-        )
+    searches = ", ".join(f"{best[n].search_seconds:.2f} s ({best[n].tool})" for n in OUR_RUNS)
+    print(f"(yarnspec's own search time: {searches}; wall, CPU and RSS are whole processes;")
+    print(" yarnspec's modules were compiled into a bytecode cache before the rounds, as an installed package's are)\n")
+    compared = ratios(best)
+    for pair, figures in compared.items():
+        if pair == "two_cores":
+            ours = fastest([best[n] for n in OUR_RUNS]).tool
+            tlc = fastest([best[n] for n in TLC_RUNS]).tool
+            title = f"two cores, fastest of each ({ours} / {tlc})"
+        else:
+            ours_name, tlc_name = pair.split("/")
+            title = f"{best[ours_name].tool} / {best[tlc_name].tool}"
+        counts = "same states, transitions, depth and verdict" if figures["same_counts"] else "COUNTS DIFFER"
+        print(f"{title}: wall {figures['wall']:.2f}x, CPU {figures['cpu']:.2f}x, peak RSS {figures['rss']:.2f}x; {counts}")
     print(
         json.dumps(
             {
@@ -283,7 +346,7 @@ def report(best: dict[str, Figures], runs: dict[str, list[Figures]], repeat: int
                 "repeat": repeat,
                 "best": {name: figures.as_json() for name, figures in best.items()},
                 "all_wall_seconds": {name: [round(f.wall_seconds, 3) for f in found] for name, found in runs.items()},
-                "yarnspec_over_tlc": ratios,
+                "yarnspec_over_tlc": compared,
             }
         )
     )

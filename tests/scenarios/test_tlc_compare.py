@@ -161,3 +161,38 @@ def test_a_tlc_failure_is_one_line(tmp_path: Path) -> None:
     java.chmod(java.stat().st_mode | stat.S_IEXEC)
     with pytest.raises(tlc_compare.UsageError, match="could not find or load main class"):
         tlc_compare.run_tlc(str(java), "/some/tla2tools.jar", 1)
+
+
+def _figures(tool: str, wall: float, cpu: float = 4.0, rss: float = 100.0, states: int = 33_118) -> object:
+    return tlc_compare.Figures(tool, "holds", states, 268_724, 38, wall, cpu, rss, wall - 0.3)
+
+
+def test_the_explorer_runs_with_one_worker_and_with_two() -> None:
+    one, two = tlc_compare.yarnspec_command(1), tlc_compare.yarnspec_command(2)
+    assert "--workers" not in one and one[-1] == "--json"
+    assert two[two.index("--workers") + 1] == "2" and two[-1] == "--json"
+    assert one[3:-1] == ["explore", *tlc_compare.EXPLORE] == [a for a in two[3:-1] if a not in ("--workers", "2")]
+
+
+def test_ratios_put_each_run_against_each_and_the_fastest_on_two_cores() -> None:
+    best = {
+        "tlc1": _figures("TLC, 1 worker", 3.0, cpu=4.8, rss=500.0),
+        "tlc2": _figures("TLC, 2 workers", 3.6, cpu=5.4, rss=520.0),
+        "yarnspec": _figures("yarnspec, 1 worker", 4.2, cpu=4.2, rss=72.0),
+        "yarnspec2": _figures("yarnspec, 2 workers", 2.7, cpu=5.1, rss=150.0, states=33_117),
+    }
+    found = tlc_compare.ratios(best)
+    assert set(found) == {"yarnspec/tlc1", "yarnspec/tlc2", "yarnspec2/tlc1", "yarnspec2/tlc2", "two_cores"}
+    assert found["yarnspec/tlc1"] == {"wall": 1.4, "cpu": 0.88, "rss": 0.14, "same_counts": True}
+    assert found["yarnspec2/tlc2"]["wall"] == 0.75 and found["yarnspec2/tlc2"]["same_counts"] is False
+    # the fastest of each: ours with two workers (2.7 s) against TLC with one (3.0 s)
+    assert found["two_cores"] == {"wall": 0.9, "cpu": 1.06, "rss": 0.3, "same_counts": False}
+
+
+def test_the_warm_up_fills_the_bytecode_cache_even_where_caching_is_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    env = tlc_compare.bytecode_cached(tmp_path)
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPYCACHEPREFIX"] == str(tmp_path)
+    tlc_compare.warm_up(env)
+    compiled = {path.name.split(".")[0] for path in tmp_path.rglob("*.pyc")}
+    assert {"bfs", "scheduler_model", "accounting"} <= compiled
