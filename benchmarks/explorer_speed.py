@@ -40,7 +40,8 @@ RUNS: dict[str, list[str]] = {
     "no-leak (default bounds)": ["no-leak"],
 }  # fmt: skip
 
-#: Issue 14's figures for the 33,118-state run, measured on this machine when it was filed.
+#: Issue 14's figures for the 33,118-state run, measured on this machine when it was filed (under
+#: load: idle, TLC's one worker takes 2.4-3.1 s; see ``tlc_compare.py``).
 TLC_REFERENCE = {
     "tlc_1_worker_seconds": 7.65,
     "yarnspec_then_seconds": 12.0,
@@ -141,7 +142,8 @@ def report(figures: list[dict[str, Any]], baseline: str, repeat: int) -> None:
         "\nFor reference (issue 14, stated, not measured here): TLC with 1 worker "
         f"{TLC_REFERENCE['tlc_1_worker_seconds']} s on the 33,118-state run against yarnspec's "
         f"{TLC_REFERENCE['yarnspec_then_seconds']} s then; TLC with 2 workers "
-        f"{TLC_REFERENCE['tlc_2_workers_speedup_over_yarnspec_then']}x faster than yarnspec then."
+        f"{TLC_REFERENCE['tlc_2_workers_speedup_over_yarnspec_then']}x faster than yarnspec then. Those were measured "
+        "on a loaded machine: benchmarks/tlc_compare.py runs TLC and this tree side by side."
     )
     print(json.dumps({"benchmark": "explorer_speed", "baseline": baseline, "repeat": repeat, "runs": figures, "tlc_reference": TLC_REFERENCE}))
 
