@@ -40,6 +40,25 @@ class Checkpoint:
     counters: dict[str, Any]
     partitions: list[dict[str, Any]]
 
+    @staticmethod
+    def check_writable(path: str | Path) -> None:
+        """An :class:`InputError` unless a checkpoint can be written at ``path``: its temporary
+        file is made and removed at once, so that a run is refused at its start, not when its
+        first checkpoint is due (perhaps hours later)."""
+        target = Path(path)
+        if target.is_dir():
+            raise InputError(str(path), "--checkpoint", "is a folder: name a file")
+        temporary = target.with_name(target.name + ".partial")
+        try:
+            with open(temporary, "xb"):
+                pass
+            temporary.unlink()
+        except FileExistsError:  # left by an interrupted write: replaced when a checkpoint is written
+            if not os.access(temporary, os.W_OK) or not os.access(temporary.parent, os.W_OK):
+                raise InputError(str(path), "--checkpoint", f"cannot write: {temporary} is not writable") from None
+        except OSError as exc:
+            raise InputError(str(path), "--checkpoint", f"cannot write: {exc.strerror}") from None
+
     def save(self, path: str | Path) -> None:
         """Write the file (to a temporary name first, so an interrupted write leaves the
         previous checkpoint whole)."""

@@ -123,6 +123,8 @@ def explore_partitioned(
         "symmetry": symmetry, "fingerprints": fingerprints, "deadlock": deadlock, "coverage": coverage, "partitions": workers,
     })  # fmt: skip
     restored = Checkpoint.load(resume, identity) if resume is not None else None
+    if checkpoint is not None:
+        Checkpoint.check_writable(checkpoint)
     line = ProgressLine(enabled=show_progress, log_interval=progress_every)
     run = _Run(symmetry=symmetry, workers=workers)
     pool: Backend | None = None

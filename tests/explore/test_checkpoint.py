@@ -11,7 +11,7 @@ import pytest
 
 from yarnspec.checks.cli import main
 from yarnspec.checks.explore.backends import InlineBackend
-from yarnspec.checks.explore.checkpoint import VERSION
+from yarnspec.checks.explore.checkpoint import VERSION, Checkpoint
 from yarnspec.checks.explore.model_source import ModelSource, toy_source
 from yarnspec.checks.explore.parallel import explore_partitioned
 from yarnspec.impl.errors import InputError
@@ -96,3 +96,27 @@ def test_the_command_line_stops_resumes_and_refuses(tmp_path: Path, capsys: pyte
     assert main(["explore", "async-double-commit", "--variant", "pre-8127", "--resume", saved]) == 2
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and "--resume" in error and "pre-8127" in error
+
+
+@pytest.mark.parametrize("where", ["missing-folder/run.ckpt", "."])
+def test_a_checkpoint_that_cannot_be_written_is_refused_at_the_start(
+    tmp_path: Path, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused before the search starts (not when the first checkpoint is due): no worker is
+    started, nothing is written, one line names the path."""
+    target = tmp_path / where
+    arguments = ["explore", "no-leak", "--exhaustive", "--checkpoint", str(target)]
+    assert main(arguments) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert str(target) in captured.err and "--checkpoint" in captured.err
+    assert ("is a folder" if where == "." else "cannot write") in captured.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_checking_a_checkpoint_path_leaves_nothing_behind(tmp_path: Path) -> None:
+    Checkpoint.check_writable(tmp_path / "run.ckpt")
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "run.ckpt.partial").write_bytes(b"left by an interrupted write")
+    Checkpoint.check_writable(tmp_path / "run.ckpt")  # replaced when a checkpoint is written
+    assert [p.name for p in tmp_path.iterdir()] == ["run.ckpt.partial"]
