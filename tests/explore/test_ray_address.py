@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from yarnspec.checks.explore.ray_backend import CLIENT_ATTEMPTS, check_reachable, connect, one_line
+from yarnspec.checks.explore.ray_connect import CLIENT_ATTEMPTS, check_reachable, connect, one_line
 from yarnspec.impl.errors import InputError
 
 
