@@ -50,6 +50,8 @@ CONFIG = SPEC.with_suffix(".cfg")
 ENV_VAR = "YARNSPEC_TLA2TOOLS"
 TLC_MAIN = "tlc2/TLC.class"
 EXPLORE = ["async-double-commit", "--variant", "yarn-8127", "--no-symmetry", "--exhaustive"]
+#: A short run of the same world, which imports what the measured runs import.
+WARM_UP = ["async-double-commit", "--variant", "yarn-8127", "--no-symmetry", "--max-depth", "1"]
 HOW_TO_GET_TLC = (
     f"no TLC given: pass --tla2tools PATH or set {ENV_VAR} to tla2tools.jar or a folder of its classes "
     "(docs/exploring-at-scale.md, 'Comparing with TLC', says how to get or build one)"
@@ -191,10 +193,11 @@ def run_tlc(java: str, classpath: str, workers: int) -> Figures:
 # -- yarnspec ---------------------------------------------------------------------------------
 
 
-def yarnspec_command(workers: int) -> list[str]:
-    """The ``yarnspec explore --json`` command of this tree's code with ``workers`` workers."""
+def yarnspec_command(workers: int, explore: list[str] = EXPLORE) -> list[str]:
+    """The ``yarnspec explore --json`` command of this tree's code (``explore``'s arguments) with
+    ``workers`` workers."""
     parallel = ["--workers", str(workers)] if workers > 1 else []
-    return [sys.executable, "-c", "from yarnspec.checks.cli import main; raise SystemExit(main())", "explore", *EXPLORE, *parallel, "--json"]
+    return [sys.executable, "-c", "from yarnspec.checks.cli import main; raise SystemExit(main())", "explore", *explore, *parallel, "--json"]
 
 
 def bytecode_cached(folder: Path) -> dict[str, str]:
@@ -208,8 +211,7 @@ def bytecode_cached(folder: Path) -> dict[str, str]:
 def warm_up(env: dict[str, str]) -> None:
     """One untimed short run of the explorer, which compiles every module it imports into the
     bytecode cache of ``env``."""
-    command = [*(a for a in yarnspec_command(1)[:-1] if a != "--exhaustive"), "--max-depth", "1"]
-    done = measure(command, ROOT, env)
+    done = measure(yarnspec_command(1, WARM_UP), ROOT, env)
     if done.returncode != 0:
         tail = done.errors.strip().splitlines()[-1:] or ["nothing on stderr"]
         raise UsageError(f"yarnspec explore (warm-up) failed: {tail[0]}")
@@ -311,8 +313,13 @@ def ratios(best: dict[str, Figures]) -> dict[str, dict[str, float | bool]]:
     """Each of our runs against each of TLC's (``yarnspec2/tlc1``: ours with two workers over
     TLC's one), and ``two_cores``: the faster of ours over the faster of TLC's."""
     found = {f"{ours}/{tlc}": ratio(best[ours], best[tlc]) for ours in OUR_RUNS for tlc in TLC_RUNS}
-    found["two_cores"] = ratio(fastest([best[n] for n in OUR_RUNS]), fastest([best[n] for n in TLC_RUNS]))
+    found["two_cores"] = ratio(*_two_cores(best))
     return found
+
+
+def _two_cores(best: dict[str, Figures]) -> tuple[Figures, Figures]:
+    """The faster of our runs and the faster of TLC's."""
+    return fastest([best[n] for n in OUR_RUNS]), fastest([best[n] for n in TLC_RUNS])
 
 
 def report(best: dict[str, Figures], runs: dict[str, list[Figures]], repeat: int) -> None:
@@ -330,9 +337,8 @@ def report(best: dict[str, Figures], runs: dict[str, list[Figures]], repeat: int
     compared = ratios(best)
     for pair, figures in compared.items():
         if pair == "two_cores":
-            ours = fastest([best[n] for n in OUR_RUNS]).tool
-            tlc = fastest([best[n] for n in TLC_RUNS]).tool
-            title = f"two cores, fastest of each ({ours} / {tlc})"
+            ours, tlc = _two_cores(best)
+            title = f"two cores, fastest of each ({ours.tool} / {tlc.tool})"
         else:
             ours_name, tlc_name = pair.split("/")
             title = f"{best[ours_name].tool} / {best[tlc_name].tool}"

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -54,11 +55,21 @@ def _figures(done: subprocess.CompletedProcess[str]) -> tuple[object, ...]:
     return tuple(document[k] for k in ("distinct_states", "transitions", "depth", "verdict"))
 
 
+@dataclass(frozen=True)
+class Cluster:
+    """A running one-machine cluster: its GCS and Ray Client addresses, and the environment of
+    a client without its token and of one with it."""
+
+    gcs: str
+    client: str
+    plain: dict[str, str]
+    token: dict[str, str]
+
+
 @pytest.fixture(scope="module")
-def head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """A one-machine Ray cluster with token authentication: its GCS and Ray Client addresses,
-    the environment of a client without the token, and of one with it (a token file of its
-    own, so the user's ``~/.ray`` is neither read nor written)."""
+def head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """A one-machine Ray cluster with token authentication (a token file of its own, so the
+    user's ``~/.ray`` is neither read nor written)."""
     taken: set[int] = set()
     gcs, client = _free_port(taken), _free_port(taken)
     secret = tmp_path_factory.mktemp("ray-token") / "auth_token"
@@ -69,22 +80,22 @@ def head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
              "--include-dashboard=false", "--disable-usage-stats"]  # fmt: skip
     subprocess.run(start, env=token, check=True, capture_output=True, timeout=180)
     try:
-        yield {"gcs": f"127.0.0.1:{gcs}", "client": f"ray://127.0.0.1:{client}", "plain": json.dumps(env), "token": json.dumps(token)}
+        yield Cluster(f"127.0.0.1:{gcs}", f"ray://127.0.0.1:{client}", env, token)
     finally:
         subprocess.run([RAY, "stop", "--force"], env=env, capture_output=True, timeout=180)
 
 
-def test_every_address_form_gives_the_one_worker_figures(head: dict[str, str]) -> None:
-    token = json.loads(head["token"])
-    one = _figures(_yarnspec(env=token))
-    for address in ("auto", head["gcs"], head["client"]):
-        assert _figures(_yarnspec("--ray", address, "--workers", "2", env=token)) == one, address
+def test_every_address_form_gives_the_one_worker_figures(head: Cluster) -> None:
+    one = _figures(_yarnspec(env=head.token))
+    for address in ("auto", head.gcs, head.client):
+        assert _figures(_yarnspec("--ray", address, "--workers", "2", env=head.token)) == one, address
 
 
 @pytest.mark.parametrize("place", ["gcs", "client"])
-def test_without_the_token_the_refusal_is_one_line_saying_what_to_set(head: dict[str, str], place: str) -> None:
-    done = _yarnspec("--ray", head[place], "--workers", "2", env=json.loads(head["plain"]))
+def test_without_the_token_the_refusal_is_one_line_saying_what_to_set(head: Cluster, place: str) -> None:
+    address = getattr(head, place)
+    done = _yarnspec("--ray", address, "--workers", "2", env=head.plain)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1, done.stderr  # Ray's retries, logged line after line, are held back
-    assert f"--ray: cannot connect to Ray at {head[place]}" in done.stderr
+    assert f"--ray: cannot connect to Ray at {address}" in done.stderr
     assert "RAY_AUTH_MODE=token" in done.stderr and "ray get-auth-token" in done.stderr
