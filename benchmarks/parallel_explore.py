@@ -109,7 +109,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print where each N-worker run spent its time to stderr")
     args = parser.parse_args()
     world = FULL if args.full else SMALL
-    source = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": world})
+    source = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": world})
     ones, manys = [], []
     for _ in range(max(1, args.repeat)):
         ones.append(_one_worker(source, args.symmetry))

@@ -6,7 +6,7 @@ uses 120% of its guarantee, the rest 50% with 60% of their guarantee pending, so
 allocation asks for about 10% of the cluster back (semantics A.5-A.6); the settings are the
 test harnesses' (per-round total and natural termination 1.0, kill wait 10 s), so the whole
 10% is selected in the first round. Cluster built deterministically from a seed with the
-shared builder :func:`yarnspec.checks.strategies.build_snapshot`.
+shared builder :func:`yarnspec.checks.suites.strategies.build_snapshot`.
 
 Prints one line per size (containers, leaves, nodes, median seconds per round over several
 rounds with an advancing clock, peak memory of one round, containers selected) and, as its
@@ -30,7 +30,7 @@ import tracemalloc
 from dataclasses import dataclass
 from typing import Any
 
-from yarnspec.checks.strategies import QueueShape, build_snapshot
+from yarnspec.checks.suites.strategies import QueueShape, build_snapshot
 from yarnspec.impl.calculator import DefaultCalculator
 from yarnspec.impl.cluster import ROOT, Application, ClusterSnapshot, Container, ContainerId, Node
 from yarnspec.impl.preemption.config import PreemptionConfig

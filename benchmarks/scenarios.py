@@ -2,8 +2,8 @@
 
 Run as ``.venv/bin/python benchmarks/scenarios.py`` (``--fast`` for the scenarios' fast bounds,
 ``--only NAME`` for one scenario). Each variant is explored at its scenario's bounds
-(:mod:`yarnspec.spec.scenarios`) exactly as ``yarnspec check`` does
-(:func:`yarnspec.checks.scenario_suite.explore_variant`), one after another in this process.
+(:mod:`yarnspec.spec.worlds.catalogue`) exactly as ``yarnspec check`` does
+(:func:`yarnspec.checks.suites.scenarios.explore_variant`), one after another in this process.
 
 Prints one line per variant (scenario, variant, property, expected and computed verdict,
 whether they match, distinct states, transitions, depth, wall and CPU seconds, states per
@@ -21,8 +21,8 @@ import time
 from typing import Any
 
 from yarnspec.checks.explore import ExploreResult
-from yarnspec.checks.scenario_suite import describe_bounds, explore_variant
-from yarnspec.spec.scenarios import SCENARIOS
+from yarnspec.checks.suites.scenarios import describe_bounds, explore_variant
+from yarnspec.spec.worlds.catalogue import SCENARIOS
 
 
 def run(fast: bool, only: str | None) -> list[dict[str, Any]]:

@@ -43,36 +43,36 @@ class _Command(NamedTuple):
 
 
 _COMMANDS: tuple[_Command, ...] = (
-    _Command("conform", "replay Hadoop's and Spark's own test cases kept as data", "yarnspec.checks.conform_command"),
+    _Command("conform", "replay Hadoop's and Spark's own test cases kept as data", "yarnspec.checks.commands.conform"),
     _Command(
         "config",
         "read and validate capacity-scheduler.xml / yarn-site.xml and print the queue tree",
-        "yarnspec.checks.config_command",
+        "yarnspec.checks.commands.config",
     ),
-    _Command("explore", "explore a named scenario (or --list them)", "yarnspec.checks.explore_command"),
-    _Command("replay", "replay a counterexample trace on the model it names", "yarnspec.checks.replay_command"),
+    _Command("explore", "explore a named scenario (or --list them)", "yarnspec.checks.commands.explore"),
+    _Command("replay", "replay a counterexample trace on the model it names", "yarnspec.checks.commands.replay"),
     _Command(
         "show",
         "print a saved trace step by step with what changed; draw it (--html, --dot, --itf)",
-        "yarnspec.checks.show_command",
+        "yarnspec.checks.commands.show",
     ),
     _Command(
-        "preempt", "explain what the preemption policy would do on a cluster snapshot", "yarnspec.checks.preempt_command"
+        "preempt", "explain what the preemption policy would do on a cluster snapshot", "yarnspec.checks.commands.preempt"
     ),
-    _Command("prove", "run the z3 proofs of the arithmetic cores (or --list them)", "yarnspec.checks.prove_command"),
-    _Command("check", "run every built-in suite and print a table", "yarnspec.checks.check"),
+    _Command("prove", "run the z3 proofs of the arithmetic cores (or --list them)", "yarnspec.checks.commands.prove"),
+    _Command("check", "run every built-in suite and print a table", "yarnspec.checks.commands.check"),
     _Command(
         "spark-fetch",
         "fetch Spark's jars and compile the adapter to the real Spark",
-        "yarnspec.checks.validate.spark.fetch_command",
+        "yarnspec.checks.commands.spark_fetch",
     ),
     _Command(
-        "validate", "validate another implementation of a contract against the spec", "yarnspec.checks.validate.command"
+        "validate", "validate another implementation of a contract against the spec", "yarnspec.checks.commands.validate"
     ),
     _Command(
         "validate-trace",
         "check a log of an implementation's decisions against the spec",
-        "yarnspec.checks.validate.command",
+        "yarnspec.checks.commands.validate",
         arguments="add_trace_arguments",
         run="run_trace",
     ),

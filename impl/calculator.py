@@ -17,7 +17,7 @@ from operator import gt, lt, truediv
 from types import MappingProxyType
 from typing import Literal
 
-from .resources import Resource, f32, java_ceil_long, java_double_div, java_float_div, java_long
+from yarnspec.impl.resources import Resource, f32, java_ceil_long, java_double_div, java_float_div, java_long
 
 CalculatorName = Literal["default", "dominant"]
 

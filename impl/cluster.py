@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 
-from .resources import ZERO, Resource, ResourceTypes
+from yarnspec.impl.resources import ZERO, Resource, ResourceTypes
 
 DEFAULT_PARTITION = ""
 ROOT = "root"

@@ -30,7 +30,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from yarnspec.impl.errors import InputError
 
 #: JSON deeper than this is refused (real cases and traces are under 12 levels).
 MAX_JSON_DEPTH = 100

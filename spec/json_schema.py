@@ -3,8 +3,8 @@
 :func:`validate_document` reports the first fault jsonschema ranks best as an
 :class:`InputError` naming the file, the JSON place (``$.nodes[2].memory``) and the fault. The
 world file's schema ships here (``yarnspec/spec/schemas/world.schema.json``, read by
-:mod:`yarnspec.spec.world_file`); the snapshot formats' ship with
-:mod:`yarnspec.checks.json_schema`, which validates with the same functions.
+:mod:`yarnspec.spec.worlds.world_file`); the snapshot formats' ship with
+:mod:`yarnspec.checks.shipped_schemas`, which validates with the same functions.
 """
 
 from __future__ import annotations

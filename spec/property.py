@@ -5,12 +5,12 @@ upstream class it comes from) and a predicate over what it judges. Each family o
 specification judges its own subject and reports in its own verdict, and adds what only it
 needs by subclassing:
 
-* the scheduler model (:class:`yarnspec.spec.scheduler_invariants.Invariant`): a ``Step``,
+* the scheduler model (:class:`yarnspec.spec.scheduler.invariants.Invariant`): a ``Step``,
   ``None`` or one message; adds the action kinds that can break a step invariant;
-* the preemption round (:class:`yarnspec.spec.preemption.RoundProperty`): a ``Round``, a list
+* the preemption round (:class:`yarnspec.spec.preemption.invariants.RoundProperty`): a ``Round``, a list
   of ``Violation`` s; adds the policy rules a property needs to be promised;
-* Spark's allocator and dispatch (:mod:`yarnspec.spec.spark_allocator`,
-  :mod:`yarnspec.spec.spark_dispatch`): an allocator or a task set, a list of messages.
+* Spark's allocator and dispatch (:mod:`yarnspec.spec.spark.allocator`,
+  :mod:`yarnspec.spec.spark.dispatch`): an allocator or a task set, a list of messages.
 """
 
 from __future__ import annotations

@@ -2,15 +2,15 @@
 
 A :class:`ProgressProperty` is ``premise ~> goal`` over the scheduler model's states under weak
 fairness of named action classes; the model's own are ``reservation-progress`` and
-``guarantee-progress`` (:data:`yarnspec.spec.scheduler_model.PROGRESS_PROPERTIES`). A
-registered invariant is a :class:`~yarnspec.spec.scheduler_invariants.Invariant`, the one
+``guarantee-progress`` (:data:`yarnspec.spec.scheduler.model.PROGRESS_PROPERTIES`). A
+registered invariant is a :class:`~yarnspec.spec.scheduler.invariants.Invariant`, the one
 type of the catalogue's invariants (a state invariant, or a step invariant naming the action
 kinds that can break it), checked together with the whole catalogue.
 
 A :class:`PropertyCatalogue` is what a world file's questions may name: an explicit, immutable
-value passed to :func:`yarnspec.spec.world_file.load_world`, never a registry kept in the
+value passed to :func:`yarnspec.spec.worlds.world_file.load_world`, never a registry kept in the
 package. ``yarnspec`` builds the installed one from the ``yarnspec.properties`` entry points
-(:mod:`yarnspec.checks.plugins`); in Python, :meth:`PropertyCatalogue.with_properties` adds
+(:mod:`yarnspec.checks.worlds.plugins`); in Python, :meth:`PropertyCatalogue.with_properties` adds
 properties to the built-in catalogue.
 """
 
@@ -23,7 +23,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.actions import fair_classes
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
-from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant
+from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant
 
 #: The property name standing for every invariant of the catalogue (state and step invariants).
 INVARIANTS = "invariants"

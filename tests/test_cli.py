@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from yarnspec.checks.cli import main
-from yarnspec.spec.scenarios import SCENARIOS
+from yarnspec.spec.worlds.catalogue import SCENARIOS
 
 from .conftest import CONFORMANCE_DIR, PROJECT_ROOT
 
@@ -96,7 +96,7 @@ def test_a_closed_pipe_is_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_a_property_row_counts_violated_as_failed_and_unchecked_as_unsupported() -> None:
-    from yarnspec.checks.check import PropertyTally, _property_suite
+    from yarnspec.checks.commands.check import PropertyTally, _property_suite
 
     tallies = [
         PropertyTally("holds", checked=5, violated=0),

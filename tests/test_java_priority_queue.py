@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnspec.impl.java_priority_queue import JavaPriorityQueue
+from yarnspec.impl.java.priority_queue import JavaPriorityQueue
 
 
 @dataclass(eq=False)

@@ -1,6 +1,6 @@
 """The core keeps no module-level mutable state: every module of ``yarnspec.impl`` holds only
 constants at module level (caches are explicit objects passed down, such as the scheduler
-model's :class:`~yarnspec.impl.scheduler.memo.Memo`), so models can run side by side in one
+model's :class:`~yarnspec.impl.scheduler.bookkeeping.memo.Memo`), so models can run side by side in one
 process or in several."""
 
 from __future__ import annotations

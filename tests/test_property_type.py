@@ -12,10 +12,11 @@ from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl
 from yarnspec.impl.spark.taskset import OfferResult, TaskDescription, TaskSet
-from yarnspec.spec import spark_allocator, spark_dispatch
-from yarnspec.spec.preemption import PROPERTIES, RoundProperty
+from yarnspec.spec.spark import allocator as spark_allocator
+from yarnspec.spec.spark import dispatch as spark_dispatch
+from yarnspec.spec.preemption.invariants import PROPERTIES, RoundProperty
 from yarnspec.spec.property import Property, docstring_parts
-from yarnspec.spec.scheduler_invariants import INVARIANTS
+from yarnspec.spec.scheduler.invariants import INVARIANTS
 
 ANY, NODE = TaskLocality.ANY, TaskLocality.NODE_LOCAL
 

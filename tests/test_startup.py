@@ -25,7 +25,7 @@ NOT_FOR_A_SAFETY_RUN = (
     "yarnspec.checks.explore.parallel",
     "yarnspec.checks.symbolic",
     "yarnspec.checks.validate.engine",
-    "yarnspec.checks.config_command",
+    "yarnspec.checks.commands.config",
     # a built-in world is checked against its schema by a test, and its inline keys are plain text:
     # no jsonschema, no XML parser (whose xml.sax.saxutils loads urllib and http)
     "jsonschema",
@@ -67,7 +67,7 @@ def test_a_safety_run_imports_nothing_it_does_not_use() -> None:
 
 def test_help_imports_no_sub_command() -> None:
     modules = [f"yarnspec.checks.{name}" for name in ("explore_command", "check", "conform_command", "validate")]
-    status, loaded = _loaded(["--help"], [*modules, "yarnspec.spec.scenarios", *NOT_FOR_A_SAFETY_RUN])
+    status, loaded = _loaded(["--help"], [*modules, "yarnspec.spec.worlds.catalogue", *NOT_FOR_A_SAFETY_RUN])
     assert status == 0
     assert loaded == []
 

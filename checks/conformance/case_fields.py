@@ -12,7 +12,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from .outcome import CaseFormatError, Unsupported
+from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
 
 #: Keys that only explain (README, "Rules common to both families"): never decide a verdict.
 EXPLANATORY_KEYS = frozenset({"derived", "notes", "comment"})

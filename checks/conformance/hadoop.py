@@ -27,8 +27,8 @@ from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.impl.preemption.result import EventType, PolicyState, PreemptionEvent, QueueTarget, RoundResult
 from yarnspec.impl.resources import ZERO
 
-from . import mockframework, qdata
-from .case_fields import (
+from yarnspec.checks.conformance import mockframework, qdata
+from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
     as_list,
@@ -43,8 +43,8 @@ from .case_fields import (
     reject_unknown_keys,
     required,
 )
-from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
-from .parser_asserts import check_parser_asserts, validate_parser_asserts
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from yarnspec.checks.conformance.parser_asserts import check_parser_asserts, validate_parser_asserts
 
 NOTATIONS = ("qdata", "mockframework", "unit")
 CALCULATOR_KEY = "yarn.scheduler.capacity.resource-calculator"

@@ -40,16 +40,16 @@ from typing import Any
 from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
-from yarnspec.impl.scheduler.allocate import heartbeat_proposal
-from yarnspec.impl.scheduler.bounds import Bounds
-from yarnspec.impl.scheduler.killable import queue_killable
-from yarnspec.impl.scheduler.monitor import monitor_due
-from yarnspec.impl.scheduler.settings import configuration_from_properties
-from yarnspec.impl.scheduler.specs import ANY, AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
+from yarnspec.impl.scheduler.inputs.bounds import Bounds
+from yarnspec.impl.scheduler.monitor.killable import queue_killable
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due
+from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
+from yarnspec.impl.scheduler.inputs.specs import ANY, AppSpec, NodeSpec, PartitionSpec, RequestSpec
 from yarnspec.impl.scheduler.state import Container, SchedulerState
 from yarnspec.impl.scheduler.world import World, build_world
 
-from .case_fields import (
+from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
     as_list,
@@ -61,7 +61,7 @@ from .case_fields import (
     reject_unknown_keys,
     required,
 )
-from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
 _TOP = ("id", "notation", "source", "conf", "nodes", "apps", "steps", "ignored_upstream", "notes")
 _NODE = ("name", "memory_mb", "vcores", "rack")
@@ -170,7 +170,7 @@ def _locality(raw: Any, place: str) -> list[tuple[str, bool]]:
 def _refuse_locality_sets(raw_app: Mapping[str, Any], app: str) -> None:
     """UNSUPPORTED for a request asked at several locality levels: the model keeps one resource
     name per request and serves a relaxable one off-switch at once, without Hadoop's delay
-    scheduling (``node-locality-delay``) or per-level ``relaxLocality`` (:mod:`~yarnspec.impl.scheduler.requests`)."""
+    scheduling (``node-locality-delay``) or per-level ``relaxLocality`` (:mod:`~yarnspec.impl.scheduler.allocation.requests`)."""
     for i, request in enumerate(raw_app.get("requests", [])):
         levels = request.get("locality", [])
         if len(levels) > 1:

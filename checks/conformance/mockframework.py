@@ -29,7 +29,7 @@ from yarnspec.impl.cluster import (
 from yarnspec.impl.calculator import ResourceCalculator, calculator
 from yarnspec.impl.resources import MEMORY, VCORES, ZERO, Resource, ResourceTypes
 
-from .case_fields import (
+from yarnspec.checks.conformance.case_fields import (
     as_list,
     as_object,
     as_str,
@@ -41,8 +41,8 @@ from .case_fields import (
     required,
     whole_number_text,
 )
-from .mock_users import user_limit_stubs, with_user_limits
-from .outcome import CaseFormatError, Unsupported
+from yarnspec.checks.conformance.mock_users import user_limit_stubs, with_user_limits
+from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
 
 #: Java's ``int`` (a priority), and the most containers a case may expand to.
 INT_RANGE = (-(2**31), 2**31 - 1)

@@ -17,8 +17,8 @@ from typing import Any
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ClusterSnapshot, Container, Queue, QueuePartition
 
-from .case_fields import as_bool, as_int, as_list, as_number, as_object, child, quoted, reject_unknown_keys, required
-from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from yarnspec.checks.conformance.case_fields import as_bool, as_int, as_list, as_number, as_object, child, quoted, reject_unknown_keys, required
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
 TOLERANCE_KEY = "abs_capacities_tolerance"
 #: Used when a case gives no tolerance: Hadoop holds capacities as single-precision floats.

@@ -29,7 +29,7 @@ from yarnspec.impl.cluster import (
 )
 from yarnspec.impl.resources import ZERO, Resource, total
 
-from .case_fields import (
+from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
     as_list,
@@ -43,7 +43,7 @@ from .case_fields import (
     required,
     whole_number_text,
 )
-from .outcome import CaseFormatError, Unsupported
+from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
 
 #: Rows holding amounts (each becomes a resource) and rows holding counts.
 QUANTITY_ROWS = ("abs", "maxCap", "used", "pending", "reserved", "gran")

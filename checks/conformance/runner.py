@@ -21,8 +21,8 @@ from typing import Any
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import path_kind_fault, read_json, shown_name
 
-from .case_fields import describe
-from .outcome import CaseFormatError, CaseOutcome, ExpectationMismatch, Unsupported, Verdict
+from yarnspec.checks.conformance.case_fields import describe
+from yarnspec.checks.conformance.outcome import CaseFormatError, CaseOutcome, ExpectationMismatch, Unsupported, Verdict
 
 RunCase = Callable[[Mapping[str, Any]], Sequence[str]]
 

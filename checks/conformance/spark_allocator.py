@@ -48,9 +48,9 @@ from yarnspec.impl.spark.allocator import (
 from yarnspec.impl.spark.hints import PlacementHints
 from yarnspec.impl.spark.resource_manager import Capability, Container, ContainerStatus, ExclusionUpdate
 
-from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
-from .case_fields import LONG_MAX, require_step_assertions, whole_number_text
-from .spark_placement import (
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from yarnspec.checks.conformance.case_fields import LONG_MAX, require_step_assertions, whole_number_text
+from yarnspec.checks.conformance.spark_placement import (
     CASE_METADATA_KEYS,
     At,
     Warnings,

@@ -33,8 +33,8 @@ from yarnspec.impl.spark.placement import (
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.resource_manager import Container
 
-from .case_fields import LONG_MAX, LONG_MIN, nothing_to_check, require_step_assertions
-from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from yarnspec.checks.conformance.case_fields import LONG_MAX, LONG_MIN, nothing_to_check, require_step_assertions
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
 # ---------------------------------------------------------------------------------------------
 # Reading a case: every value travels with its JSON place.

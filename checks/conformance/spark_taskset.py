@@ -56,7 +56,7 @@ from yarnspec.impl.spark.taskset import (
     parse_flag,
 )
 
-from .case_fields import (
+from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
     as_list,
@@ -69,7 +69,7 @@ from .case_fields import (
     whole_number_text,
     require_step_assertions,
 )
-from .outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
 _T = TypeVar("_T")
 

@@ -17,9 +17,9 @@ from typing import Any
 from yarnspec.impl.preemption.superior import GUARDS, SuperiorQueue, SuperiorState, Task, superior_round
 from yarnspec.impl.resources import Resource, ResourceTypes, total
 
-from .case_fields import as_int, as_list, as_object, as_str, child, nothing_to_check, reject_unknown_keys, required
-from .mockframework import parse_resource
-from .outcome import CaseFormatError, ExpectationMismatch
+from yarnspec.checks.conformance.case_fields import as_int, as_list, as_object, as_str, child, nothing_to_check, reject_unknown_keys, required
+from yarnspec.checks.conformance.mockframework import parse_resource
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch
 
 _TOP = ("id", "source", "notation", "guard", "max_per_interval", "input", "rounds", "notes")
 _APP = ("name", "queue", "am", "task", "tasks")

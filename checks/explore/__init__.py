@@ -9,11 +9,11 @@
 * ``toy``: the allocate/release toy model; ``table``: models given as explicit tables.
 """
 
-from .bfs import explore
-from .result import ExploreResult, PropertyResult, Stats, Verdict
-from .simulate import SimulationResult, simulate
-from .emit import FixedVariant, emit_test
-from .trace import ReplayError, Trace, replay
+from yarnspec.checks.explore.bfs import explore
+from yarnspec.checks.explore.result import ExploreResult, PropertyResult, Stats, Verdict
+from yarnspec.checks.explore.simulate import SimulationResult, simulate
+from yarnspec.checks.explore.emit import FixedVariant, emit_test
+from yarnspec.checks.explore.trace import ReplayError, Trace, replay
 
 __all__ = [
     "ExploreResult",

@@ -38,8 +38,8 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
-from .model_source import ModelSource
-from .partition import Candidates, Partition, SearchOptions
+from yarnspec.checks.explore.model_source import ModelSource
+from yarnspec.checks.explore.partition import Candidates, Partition, SearchOptions
 
 #: The hash seed of every worker process (any fixed value does).
 HASH_SEED = "0"

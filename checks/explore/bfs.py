@@ -30,11 +30,11 @@ from typing import Any
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.transition_system import TransitionSystem, violation_check
 
-from . import liveness
-from .arguments import whole_number
-from .progress import ProgressLine
-from .result import ExploreResult, PropertyResult, Stats, Verdict, peak_rss_bytes
-from .trace import Trace, build_trace
+from yarnspec.checks.explore import liveness
+from yarnspec.checks.explore.arguments import whole_number
+from yarnspec.checks.explore.progress import ProgressLine
+from yarnspec.checks.explore.result import ExploreResult, PropertyResult, Stats, Verdict, peak_rss_bytes
+from yarnspec.checks.explore.trace import Trace, build_trace
 
 _ROOT = 0xFFFFFFFF
 _REPORT_EVERY = 1024

@@ -24,8 +24,8 @@ from typing import Any
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.transition_system import JSONValue
 
-from .result import BOUNDED, HOLDS, UNCHECKED, ExploreResult
-from .trace import Trace
+from yarnspec.checks.explore.result import BOUNDED, HOLDS, UNCHECKED, ExploreResult
+from yarnspec.checks.explore.trace import Trace
 
 _FACTORY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 

@@ -32,19 +32,19 @@ from typing import Any
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.transition_system import TransitionSystem, first_violation
 
-from .arguments import whole_number
-from .backends import Backend, InlineBackend, ProcessBackend
-from .bfs import GC_FIRST_GENERATION
-from .checkpoint import Checkpoint, header
-from .coverage import Coverage
-from .fingerprint import collision_probability
-from .model_source import ModelSource
-from .partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, Candidates, Expansion, SearchOptions, Tag
-from .progress import ProgressLine
-from .result import ExploreResult, Stats, Verdict, peak_rss_bytes
-from .timing import Clock, print_profile, profile_requested
-from .trace import build_trace
-from .wire import dumps
+from yarnspec.checks.explore.arguments import whole_number
+from yarnspec.checks.explore.backends import Backend, InlineBackend, ProcessBackend
+from yarnspec.checks.explore.bfs import GC_FIRST_GENERATION
+from yarnspec.checks.explore.checkpoint import Checkpoint, header
+from yarnspec.checks.explore.coverage import Coverage
+from yarnspec.checks.explore.fingerprint import collision_probability
+from yarnspec.checks.explore.model_source import ModelSource
+from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, Candidates, Expansion, SearchOptions, Tag
+from yarnspec.checks.explore.progress import ProgressLine
+from yarnspec.checks.explore.result import ExploreResult, Stats, Verdict, peak_rss_bytes
+from yarnspec.checks.explore.timing import Clock, print_profile, profile_requested
+from yarnspec.checks.explore.trace import build_trace
+from yarnspec.checks.explore.wire import dumps
 
 #: States each worker explores at start to check that Python's hash agrees between processes.
 PROBE_STATES = 200

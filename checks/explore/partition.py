@@ -54,12 +54,12 @@ from typing import Any
 
 from yarnspec.spec.transition_system import partition_key_of, violation_check
 
-from .bfs import GC_FIRST_GENERATION, _keys_bytes
-from .coverage import Coverage
-from .fingerprint import KeyEncoder, fingerprint
-from .model_source import ModelSource
-from .timing import Clock
-from .wire import ChannelDecoder, ChannelEncoder, dumps, loads
+from yarnspec.checks.explore.bfs import GC_FIRST_GENERATION, _keys_bytes
+from yarnspec.checks.explore.coverage import Coverage
+from yarnspec.checks.explore.fingerprint import KeyEncoder, fingerprint
+from yarnspec.checks.explore.model_source import ModelSource
+from yarnspec.checks.explore.timing import Clock
+from yarnspec.checks.explore.wire import ChannelDecoder, ChannelEncoder, dumps, loads
 
 #: Routing by Python's ``hash`` of the key (every worker runs with the same ``PYTHONHASHSEED``).
 ROUTE_BY_HASH = "hash"

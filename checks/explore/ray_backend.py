@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from yarnspec.impl.errors import InputError
 
-from .ray_connect import Captured, check_reachable, connect, one_line, stderr_captured, token_hint
+from yarnspec.checks.explore.ray_connect import Captured, check_reachable, connect, one_line, stderr_captured, token_hint
 
 if TYPE_CHECKING:
-    from .model_source import ModelSource
-    from .partition import Candidates, SearchOptions
+    from yarnspec.checks.explore.model_source import ModelSource
+    from yarnspec.checks.explore.partition import Candidates, SearchOptions
 
 #: The address meaning "start a local Ray instance".
 LOCAL = "local"
@@ -39,8 +39,8 @@ class RayBackend:
         # needs none of the parallel search's machinery
         import logging
 
-        from .backends import HASH_SEED
-        from .partition import Partition
+        from yarnspec.checks.explore.backends import HASH_SEED
+        from yarnspec.checks.explore.partition import Partition
 
         try:
             import ray

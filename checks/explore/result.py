@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .coverage import Coverage
-from .fingerprint import FINGERPRINT_BITS
-from .trace import Trace
+from yarnspec.checks.explore.coverage import Coverage
+from yarnspec.checks.explore.fingerprint import FINGERPRINT_BITS
+from yarnspec.checks.explore.trace import Trace
 
 HOLDS = "holds"
 BOUNDED = "bounded"

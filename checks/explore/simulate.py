@@ -19,9 +19,9 @@ from typing import Any
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.transition_system import Invariant, TransitionSystem, first_violation
 
-from .arguments import whole_number
-from .result import SAMPLED, Verdict
-from .trace import Trace, build_trace
+from yarnspec.checks.explore.arguments import whole_number
+from yarnspec.checks.explore.result import SAMPLED, Verdict
+from yarnspec.checks.explore.trace import Trace, build_trace
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from yarnspec.spec.transition_system import (
     leads_to,
 )
 
-from .arguments import whole_number
+from yarnspec.checks.explore.arguments import whole_number
 
 #: An action: ``(kind, app, node)`` with kind 0 for allocate and 1 for release.
 ToyAction = tuple[int, int, int]

@@ -13,10 +13,10 @@ from yarnspec.checks.explore.trace import Trace
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.transition_system import TransitionSystem
 
-from .dot import DEFAULT_LIMIT, state_graph
-from .frames import cluster_frames
-from .html import render_html
-from .itf import to_itf
+from yarnspec.checks.render.dot import DEFAULT_LIMIT, state_graph
+from yarnspec.checks.render.frames import cluster_frames
+from yarnspec.checks.render.html import render_html
+from yarnspec.checks.render.itf import to_itf
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

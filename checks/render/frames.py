@@ -5,7 +5,7 @@ runs in.
 
 The figures come from the model the trace names: its steps are replayed
 (:func:`~yarnspec.checks.explore.trace.replay_states`) and each concrete state read through
-:class:`~yarnspec.impl.scheduler.view.View`. A model other than the scheduler's has no cluster
+:class:`~yarnspec.impl.scheduler.bookkeeping.view.View`. A model other than the scheduler's has no cluster
 to draw: :func:`cluster_frames` returns ``None`` and the viewer shows the states' fields.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from yarnspec.checks.explore.trace import Trace, replay_states
 from yarnspec.impl.resources import MEMORY, VCORES
-from yarnspec.impl.scheduler.view import View
-from yarnspec.spec.scheduler_model import SchedulerModel
+from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.spec.scheduler.model import SchedulerModel
 from yarnspec.spec.transition_system import TransitionSystem
 
 

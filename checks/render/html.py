@@ -23,7 +23,7 @@ from typing import Any
 
 from yarnspec.checks.explore.trace import Trace
 
-from .diff import diff, listing
+from yarnspec.checks.render.diff import diff, listing
 
 
 def viewer_data(trace: Trace, cluster: dict[str, Any] | None) -> dict[str, Any]:

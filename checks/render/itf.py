@@ -23,7 +23,7 @@ from typing import Any
 from yarnspec.checks.explore.trace import Trace
 from yarnspec.spec.transition_system import JSONValue
 
-from .diff import SINGULAR
+from yarnspec.checks.render.diff import SINGULAR
 
 SAFE = 2**53 - 1
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from yarnspec.checks.explore.trace import Trace
 
-from .diff import compact, diff, listing
+from yarnspec.checks.render.diff import compact, diff, listing
 
 #: The marker in front of the steps that repeat for ever.
 LOOP_MARK = "|"

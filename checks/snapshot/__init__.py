@@ -8,9 +8,9 @@ configuration and against themselves before building the snapshot: an inconsiste
 is one :class:`~yarnspec.impl.errors.InputError` naming the file and the place.
 """
 
-from .assemble import LoadedSnapshot, assemble
-from .load import load_records, load_snapshot
-from .records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
+from yarnspec.checks.snapshot.assemble import LoadedSnapshot, assemble
+from yarnspec.checks.snapshot.load import load_records, load_snapshot
+from yarnspec.checks.snapshot.records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 
 __all__ = [
     "AppRecord",

@@ -38,7 +38,7 @@ from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import ZERO, Resource
 
-from .records import ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
+from yarnspec.checks.snapshot.records import ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 
 Figures = dict[tuple[str, str], Resource]
 

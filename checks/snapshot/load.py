@@ -7,11 +7,11 @@ from pathlib import Path
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.errors import InputError
 
-from ..json_schema import read_json_file
-from .assemble import LoadedSnapshot, assemble
-from .plain import FORMAT, read_plain
-from .records import SnapshotRecords
-from .rest import read_rest
+from yarnspec.checks.shipped_schemas import read_json_file
+from yarnspec.checks.snapshot.assemble import LoadedSnapshot, assemble
+from yarnspec.checks.snapshot.plain import FORMAT, read_plain
+from yarnspec.checks.snapshot.records import SnapshotRecords
+from yarnspec.checks.snapshot.rest import read_rest
 
 
 def load_records(path: str | Path) -> SnapshotRecords:

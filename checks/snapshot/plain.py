@@ -12,8 +12,8 @@ from yarnspec.impl.cluster import DEFAULT_PARTITION, Container, ContainerId
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
 
-from ..json_schema import validate
-from .records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
+from yarnspec.checks.shipped_schemas import validate
+from yarnspec.checks.snapshot.records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 
 FORMAT = "yarnspec-snapshot/1"
 #: A container's priority when the file does not give one (Hadoop's test harnesses use 1 for

@@ -34,8 +34,8 @@ from yarnspec.impl.cluster import DEFAULT_PARTITION, ROOT, Container, ContainerI
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
 
-from ..json_schema import validate
-from .records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
+from yarnspec.checks.shipped_schemas import validate
+from yarnspec.checks.snapshot.records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 
 LEAF_TYPE = "capacitySchedulerLeafQueueInfo"
 #: Application states whose containers the scheduler still accounts for.

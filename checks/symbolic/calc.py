@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .arith import Arith, Cond, Term, Vec, equal, zero
+from yarnspec.checks.symbolic.arith import Arith, Cond, Term, Vec, equal, zero
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,9 @@ import z3  # type: ignore[import-untyped]
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption.variants import GuaranteeRule, GuaranteeRuleName, guarantee_rule
 
-from .arith import Arith, Concrete, Symbolic, SymbolicInt, Term, Vec, width_for
-from .floats import Rounding, quotient_times, share_rounding
-from .model import QUEUE_NAMES, Abstraction, Child, Level, Mode, Settings
+from yarnspec.checks.symbolic.arith import Arith, Concrete, Symbolic, SymbolicInt, Term, Vec, width_for
+from yarnspec.checks.symbolic.floats import Rounding, quotient_times, share_rounding
+from yarnspec.checks.symbolic.model import QUEUE_NAMES, Abstraction, Child, Level, Mode, Settings
 
 Backend = Literal["int", "bv"]
 Variant = Literal["hadoop-3", "tiny-queue"]

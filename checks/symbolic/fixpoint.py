@@ -6,7 +6,7 @@ the others. Here one *step* is one iteration of whichever loop is running (one g
 equally most-under-served queues served in tree order), or the move from the first loop to
 the second, or the end. On the concrete backend the group is served in the order Hadoop's
 ``java.util.PriorityQueue`` polls it (the heap array travels in :attr:`State.heap`, kept by
-:class:`~yarnspec.impl.java_priority_queue.JavaPriorityQueue`), as the reference does; the
+:class:`~yarnspec.impl.java.priority_queue.JavaPriorityQueue`), as the reference does; the
 symbolic backend serves a group in tree order. That order only matters when what is
 unassigned runs out inside a group of tied queues, and no property proved here depends on
 which tied queue gets the last of it (each offer is capped at what is left); the
@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from yarnspec.impl.java_priority_queue import JavaPriorityQueue
+from yarnspec.impl.java.priority_queue import JavaPriorityQueue
 
-from .arith import Arith, Cond, Symbolic, Vec, add, choose, clamp0, cmin, sub, total
-from .calc import Calc, Ratio, ratio_at_least_one, ratio_equal, ratio_less
-from .floats import Rounding, offer_closed_form, offer_facts
-from .model import Abstraction, Child, Level, Mode
+from yarnspec.checks.symbolic.arith import Arith, Cond, Symbolic, Vec, add, choose, clamp0, cmin, sub, total
+from yarnspec.checks.symbolic.calc import Calc, Ratio, ratio_at_least_one, ratio_equal, ratio_less
+from yarnspec.checks.symbolic.floats import Rounding, offer_closed_form, offer_facts
+from yarnspec.checks.symbolic.model import Abstraction, Child, Level, Mode
 
 
 @dataclass(frozen=True)

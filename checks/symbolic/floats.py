@@ -29,7 +29,7 @@ from functools import lru_cache
 from yarnspec.impl.calculator import DefaultCalculator, DominantCalculator
 from yarnspec.impl.resources import Resource, java_ceil_long, java_float_div, java_long
 
-from .arith import Arith, Cond, Term
+from yarnspec.checks.symbolic.arith import Arith, Cond, Term
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def check_offer_facts(dominant: bool, max_u: int, max_den: int) -> list[tuple[in
     """Every ``(u, num, den)`` with ``0 <= num <= den <= max_den`` where the reference's offer
     breaks :func:`offer_facts` (empty when the lemma holds); ``u`` as in
     :func:`check_offer_lemma`."""
-    from .arith import Concrete
+    from yarnspec.checks.symbolic.arith import Concrete
 
     A = Concrete()
     low = -max_u if dominant else 0
@@ -140,7 +140,7 @@ def check_offer_lemma(dominant: bool, max_u: int, max_num: int, max_den: int) ->
     reference calculator (empty when the lemma holds). ``u`` ranges over ``0..max_u`` for the
     Default calculator (its offers are only made from a positive amount) and over
     ``-max_u..max_u`` for DRF."""
-    from .arith import Concrete
+    from yarnspec.checks.symbolic.arith import Concrete
 
     A = Concrete()
     rounding = share_rounding(max_num, max_den)

@@ -20,14 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .arith import Arith, Concrete, Cond, Symbolic, Vec, add, equal, fits, total
-from .calc import Calc
-from .domain import Backend, Declared, Domain, Instance, declare
-from .fixpoint import Fixpoint, State
-from .model import Abstraction, Level
-from .prover import Obligation
-from .replay import ChildFigures, reference_figures
-from .targets import Targets
+from yarnspec.checks.symbolic.arith import Arith, Concrete, Cond, Symbolic, Vec, add, equal, fits, total
+from yarnspec.checks.symbolic.calc import Calc
+from yarnspec.checks.symbolic.domain import Backend, Declared, Domain, Instance, declare
+from yarnspec.checks.symbolic.fixpoint import Fixpoint, State
+from yarnspec.checks.symbolic.model import Abstraction, Level
+from yarnspec.checks.symbolic.prover import Obligation
+from yarnspec.checks.symbolic.replay import ChildFigures, reference_figures
+from yarnspec.checks.symbolic.targets import Targets
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .arith import Cond, Term, Vec, sub
+from yarnspec.checks.symbolic.arith import Cond, Term, Vec, sub
 
 #: Leaf queue names in tree order (``root.a``, ``root.b``, ...).
 QUEUE_NAMES = "abcdefgh"

@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from .arith import Arith, Cond, Symbolic, Vec
-from .calc import Calc
-from .domain import Declared, Domain, Instance, declare, evaluate, model_value, plain, realistic
-from .fixpoint import Fixpoint, State
-from .level_proof import fixpoint_of, reference_view
-from .model import QUEUE_NAMES, Level
-from .prover import Answer, Obligation, Solver, Verdict
+from yarnspec.checks.symbolic.arith import Arith, Cond, Symbolic, Vec
+from yarnspec.checks.symbolic.calc import Calc
+from yarnspec.checks.symbolic.domain import Declared, Domain, Instance, declare, evaluate, model_value, plain, realistic
+from yarnspec.checks.symbolic.fixpoint import Fixpoint, State
+from yarnspec.checks.symbolic.level_proof import fixpoint_of, reference_view
+from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level
+from yarnspec.checks.symbolic.prover import Answer, Obligation, Solver, Verdict
 
 NAME = "more-pending-never-lowers-ideal"
 STATEMENT = (

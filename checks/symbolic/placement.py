@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from yarnspec.impl.spark.placement import PlacementInput, plan_placement
 
-from .arith import Arith, Concrete, Cond, Term
-from .domain import Bound
-from .prover import Obligation
+from yarnspec.checks.symbolic.arith import Arith, Concrete, Cond, Term
+from yarnspec.checks.symbolic.domain import Bound
+from yarnspec.checks.symbolic.prover import Obligation
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ PLACEMENT_PROPERTIES: tuple[PlacementProperty, ...] = (
 
 def obligation(A: Arith, bound: PlacementBound, prop: PlacementProperty) -> tuple[Obligation, Term, tuple[Term, ...]]:
     """The query that must be unsatisfiable for ``prop`` (with the variables it declares)."""
-    from .arith import Symbolic
+    from yarnspec.checks.symbolic.arith import Symbolic
 
     assert isinstance(A, Symbolic)
     count = A.var("n")

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .arith import Cond, Term, Vec, add, cmax, fits, sub, total
-from .fixpoint import Fixpoint, State
-from .level_proof import LevelProperty, Parts, View
+from yarnspec.checks.symbolic.arith import Cond, Term, Vec, add, cmax, fits, sub, total
+from yarnspec.checks.symbolic.fixpoint import Fixpoint, State
+from yarnspec.checks.symbolic.level_proof import LevelProperty, Parts, View
 
 # --- shared pieces -------------------------------------------------------------------------
 

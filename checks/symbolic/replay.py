@@ -36,7 +36,7 @@ from yarnspec.impl.preemption.result import EventType, RoundResult
 from yarnspec.impl.preemption.to_obtain import compute_to_obtain
 from yarnspec.impl.resources import Resource
 
-from .model import QUEUE_NAMES, Level, Mode, Settings
+from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level, Mode, Settings
 
 NODE = "n1"
 PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."

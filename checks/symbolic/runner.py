@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .domain import Domain, Instance, declare, plain, realistic
-from . import monotonicity
-from .arith import Concrete, Symbolic, width_for
-from .level_proof import LevelProperty, concrete_view, fixpoint_of, holds, induction, reference_view, search_query, termination
-from .model import QUEUE_NAMES, Level
-from .placement import (
+from yarnspec.checks.symbolic.domain import Domain, Instance, declare, plain, realistic
+from yarnspec.checks.symbolic import monotonicity
+from yarnspec.checks.symbolic.arith import Concrete, Symbolic, width_for
+from yarnspec.checks.symbolic.level_proof import LevelProperty, concrete_view, fixpoint_of, holds, induction, reference_view, search_query, termination
+from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level
+from yarnspec.checks.symbolic.placement import (
     Placement,
     PlacementBound,
     PlacementCounterexample,
@@ -28,9 +28,9 @@ from .placement import (
     reference_holds,
     reference_requests,
 )
-from .placement import obligation as placement_obligation
-from .prover import Answer, Solver, Verdict, total_seconds
-from .replay import ChildFigures, case_file
+from yarnspec.checks.symbolic.placement import obligation as placement_obligation
+from yarnspec.checks.symbolic.prover import Answer, Solver, Verdict, total_seconds
+from yarnspec.checks.symbolic.replay import ChildFigures, case_file
 
 #: Unrolling depths tried, in order, when searching for a counterexample.
 SEARCH_DEPTHS = (2, 4, 8)

@@ -24,10 +24,10 @@ from fractions import Fraction
 from yarnspec.impl.calculator import DominantCalculator
 from yarnspec.impl.resources import Resource, java_float_div
 
-from .arith import Arith, Cond, Term, Vec, add, choose, sub, total
-from .calc import Calc
-from .floats import factor_table, natural_termination_rule, quotient_times, truncate_rule
-from .model import Level, Mode, Settings
+from yarnspec.checks.symbolic.arith import Arith, Cond, Term, Vec, add, choose, sub, total
+from yarnspec.checks.symbolic.calc import Calc
+from yarnspec.checks.symbolic.floats import factor_table, natural_termination_rule, quotient_times, truncate_rule
+from yarnspec.checks.symbolic.model import Level, Mode, Settings
 
 
 class Targets:

@@ -10,9 +10,9 @@ from typing import Any
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer, Call
 
-from .adapter import Adapter, AdapterFault, StartFault
-from .python_adapter import PythonAdapter
-from .reference import REFERENCE_ADAPTERS
+from yarnspec.checks.validate.adapter import Adapter, AdapterFault, StartFault
+from yarnspec.checks.validate.python_adapter import PythonAdapter
+from yarnspec.checks.validate.reference import REFERENCE_ADAPTERS
 
 UNKNOWN_OP = "unknown op "
 

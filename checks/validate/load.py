@@ -19,10 +19,10 @@ from typing import Any
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.contracts import Contract
 
-from .adapter import Adapter
-from .process_adapter import ProcessAdapter
-from .python_adapter import PLACE, PythonAdapter, load_attribute, load_entry_point
-from .reference import REFERENCE_ADAPTERS
+from yarnspec.checks.validate.adapter import Adapter
+from yarnspec.checks.validate.process_adapter import ProcessAdapter
+from yarnspec.checks.validate.python_adapter import PLACE, PythonAdapter, load_attribute, load_entry_point
+from yarnspec.checks.validate.reference import REFERENCE_ADAPTERS
 
 SPARK_MODULE = "yarnspec.checks.validate.spark.adapter"
 

@@ -22,8 +22,8 @@ from typing import IO, Any, NoReturn
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer
 
-from .adapter import AdapterFault, StartFault
-from .schema import output_definition, schema_fault
+from yarnspec.checks.validate.adapter import AdapterFault, StartFault
+from yarnspec.checks.validate.schema import output_definition, schema_fault
 
 PROTOCOL_VERSION = 1
 #: How much of an offending line a fault message quotes.

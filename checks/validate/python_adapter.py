@@ -21,7 +21,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer
 
-from .adapter import AdapterFault, StartFault
+from yarnspec.checks.validate.adapter import AdapterFault, StartFault
 
 ENTRY_POINT_GROUP = "yarnspec.adapters"
 PLACE = "--impl"

@@ -15,18 +15,18 @@ from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.impl.preemption.result import PolicyState, RoundResult
-from yarnspec.impl.scheduler.node_sorting import resource_usage
+from yarnspec.impl.scheduler.async_scheduling.node_sorting import resource_usage
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.spark.placement import locality_of_requested_containers
 from yarnspec.impl.spark.taskset import TaskSetManager
 from yarnspec.spec.contracts.spark_dispatch import STEP_OPS
-from yarnspec.spec.scheduler_model import ModelState, SchedulerModel, state_json
+from yarnspec.spec.scheduler.model import ModelState, SchedulerModel, state_json
 from yarnspec.spec.contracts.spark_placement import placement_input
 
-from ..conformance import hadoop, mockframework, qdata
-from ..conformance.outcome import CaseFormatError, Unsupported
-from ..conformance.spark_taskset import Step, _Outcome, _Replay, _start, parse_input
-from .world_description import model_of_reset, step_by_label
+from yarnspec.checks.conformance import hadoop, mockframework, qdata
+from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
+from yarnspec.checks.conformance.spark_taskset import Step, _Outcome, _Replay, _start, parse_input
+from yarnspec.checks.validate.world_description import model_of_reset, step_by_label
 
 #: Spark's ``spark.speculation.minTaskRuntime`` default (100 ms), the floor that
 #: ``TaskSchedulerImpl.checkSpeculatableTasks`` passes to every task set.
@@ -206,7 +206,7 @@ def _resource_json(resource: Resource) -> dict[str, int]:
 
 class NodeSorting:
     """``node-sorting`` with the reference's ``resource-usage`` policy
-    (:func:`yarnspec.impl.scheduler.node_sorting.resource_usage`, Hadoop's
+    (:func:`yarnspec.impl.scheduler.async_scheduling.node_sorting.resource_usage`, Hadoop's
     ``ResourceUsageMultiNodeLookupPolicy``): least allocated first, ties by ``NodeId``."""
 
     def sort_nodes(self, input: dict[str, Any]) -> dict[str, Any]:

@@ -26,11 +26,11 @@ from hypothesis import seed as hypothesis_seed
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer, Call
 
-from ..conformance.runner import find_case_files, load_case
-from ..paths import default_conformance_dir
-from .adapter import Adapter
-from .engine import Finding, check
-from .families import Family
+from yarnspec.checks.conformance.runner import find_case_files, load_case
+from yarnspec.checks.conformance.paths import default_conformance_dir
+from yarnspec.checks.validate.adapter import Adapter
+from yarnspec.checks.validate.engine import Finding, check
+from yarnspec.checks.validate.families import Family
 
 #: Steps per model-based trace.
 TRACE_LENGTH = 20

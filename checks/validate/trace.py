@@ -20,7 +20,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer, Call
 
-from .engine import first_difference, reference_adapter, replay
+from yarnspec.checks.validate.engine import first_difference, reference_adapter, replay
 
 
 @dataclass(frozen=True)

@@ -22,19 +22,19 @@ from __future__ import annotations
 from typing import Any
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.bounds import Bounds
-from yarnspec.impl.scheduler.settings import configuration_from_properties
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from yarnspec.impl.scheduler.variants import variants
+from yarnspec.impl.scheduler.inputs.bounds import Bounds
+from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.inputs.variants import variants
 from yarnspec.impl.scheduler.world import World, build_world
 
 from yarnspec.impl.scheduler.actions import take
-from yarnspec.impl.scheduler.canonical import renumber_containers
-from yarnspec.spec.named_worlds import model
-from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
+from yarnspec.impl.scheduler.bookkeeping.canonical import renumber_containers
+from yarnspec.spec.worlds.named_worlds import model
+from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
 
-from ..scheduler_suite import VARIANTS
-from ..strategies import Chooser
+from yarnspec.checks.suites.scheduler import VARIANTS
+from yarnspec.checks.suites.strategies import Chooser
 
 PREFIX = "yarn.scheduler.capacity."
 PREEMPTION = "yarn.resourcemanager.monitor.capacity.preemption."

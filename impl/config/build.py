@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..calculator import calculator as make_calculator
-from ..cluster import Partition, Queue, QueuePartition
-from ..errors import InputError
-from ..resources import ZERO, Resource, f32, java_float_div
-from .capacity import NO_LABEL, ROOT, QueueConfig, check_known_labels
-from .scheduler import SchedulerConfiguration
+from yarnspec.impl.calculator import calculator as make_calculator
+from yarnspec.impl.cluster import Partition, Queue, QueuePartition
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.resources import ZERO, Resource, f32, java_float_div
+from yarnspec.impl.config.capacity import NO_LABEL, ROOT, QueueConfig, check_known_labels
+from yarnspec.impl.config.scheduler import SchedulerConfiguration
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from ..calculator import CalculatorName
-from ..resources import ZERO, Resource, f32
-from ..configuration_getters import get_long, java_trim
-from .hadoop_xml import HadoopConfiguration, parse_decimal
+from yarnspec.impl.calculator import CalculatorName
+from yarnspec.impl.resources import ZERO, Resource, f32
+from yarnspec.impl.config.getters import get_long, java_trim
+from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, parse_decimal
 
 PREFIX = "yarn.scheduler.capacity."
 ROOT = "root"

@@ -32,10 +32,10 @@ from xml.sax import SAXParseException
 from xml.sax.handler import ContentHandler
 from xml.sax.xmlreader import AttributesImpl, Locator
 
-from ..errors import InputError
-from .. import configuration_getters as getters
-from ..configuration_getters import java_trim
-from ..input_files import read_bytes, shown_name
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.config import getters
+from yarnspec.impl.config.getters import java_trim
+from yarnspec.impl.input_files import read_bytes, shown_name
 
 #: Files larger than this are refused unread (a real scheduler configuration is a few kB).
 MAX_FILE_BYTES = 4 * 1024 * 1024

@@ -17,18 +17,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..calculator import CALCULATOR_CLASSES, CalculatorName
-from ..errors import InputError
-from ..preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
-from ..preemption.config import PolicyVariantName, PreemptionConfig
-from ..resources import Resource
-from .capacity import queue_key
+from yarnspec.impl.calculator import CALCULATOR_CLASSES, CalculatorName
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
+from yarnspec.impl.preemption.config import PolicyVariantName, PreemptionConfig
+from yarnspec.impl.resources import Resource
+from yarnspec.impl.config.capacity import queue_key
 
 #: The per-queue setting that turns intra-queue preemption off for a queue and its children.
 INTRA_QUEUE_DISABLE = "intra-queue-preemption.disable_preemption"
-from .capacity import PREFIX, ROOT, QueueTree, read_queue_tree
-from ..configuration_getters import java_trim
-from .hadoop_xml import ConfigurationFile, HadoopConfiguration, read_configuration_file
+from yarnspec.impl.config.capacity import PREFIX, ROOT, QueueTree, read_queue_tree
+from yarnspec.impl.config.getters import java_trim
+from yarnspec.impl.config.hadoop_xml import ConfigurationFile, HadoopConfiguration, read_configuration_file
 
 CALCULATOR_KEY = PREFIX + "resource-calculator"
 DEFAULT_CALCULATOR_CLASS = "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"

@@ -12,9 +12,9 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
 
-from .. import configuration_getters as getters
-from ..errors import InputError
-from . import variants as _variants
+from yarnspec.impl.config import getters
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.preemption import variants as _variants
 
 PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."
 UNDERUTILIZED = "yarn.scheduler.capacity.ordering-policy.priority-utilization.underutilized-preemption.enabled"

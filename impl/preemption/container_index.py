@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..cluster import DEFAULT_PARTITION, Application, ClusterSnapshot, Container, Node
-from ..errors import InputError
-from ..resources import Resource
-from .ordering import descending_container_order, victim_order_of_apps, victim_order_of_containers
+from yarnspec.impl.cluster import DEFAULT_PARTITION, Application, ClusterSnapshot, Container, Node
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.resources import Resource
+from yarnspec.impl.preemption.ordering import descending_container_order, victim_order_of_apps, victim_order_of_containers
 
 
 @dataclass(frozen=True)

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..calculator import ResourceCalculator
-from ..cluster import ClusterSnapshot, Container
-from ..resources import Resource, f32
-from .config import PreemptionConfig
-from .container_index import ContainerIndex
-from .ideal import IdealMode, compute_ideal_allocation
-from .result import QueueTarget, SelectorResult
-from .selection import Selection
-from .temp_queue import PartitionTree, build_tree, partitions_of
-from .to_obtain import compute_to_obtain, deduct_selected
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.cluster import ClusterSnapshot, Container
+from yarnspec.impl.resources import Resource, f32
+from yarnspec.impl.preemption.config import PreemptionConfig
+from yarnspec.impl.preemption.container_index import ContainerIndex
+from yarnspec.impl.preemption.ideal import IdealMode, compute_ideal_allocation
+from yarnspec.impl.preemption.result import QueueTarget, SelectorResult
+from yarnspec.impl.preemption.selection import Selection
+from yarnspec.impl.preemption.temp_queue import PartitionTree, build_tree, partitions_of
+from yarnspec.impl.preemption.to_obtain import compute_to_obtain, deduct_selected
 
 
 @dataclass(frozen=True)

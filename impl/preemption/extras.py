@@ -10,10 +10,10 @@ non-preemptable queues is never redistributed.
 
 from __future__ import annotations
 
-from ..calculator import ResourceCalculator
-from ..resources import ZERO, Resource
-from .variants import PolicyVariant, PolicyVariantName, policy_variant
-from .temp_queue import TempQueue
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.preemption.variants import PolicyVariant, PolicyVariantName, policy_variant
+from yarnspec.impl.preemption.temp_queue import TempQueue
 
 
 def update_extras(root: TempQueue, calc: ResourceCalculator, variant: PolicyVariantName = "hadoop-3") -> None:

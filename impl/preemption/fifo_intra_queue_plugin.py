@@ -31,14 +31,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import cmp_to_key
 
-from ..calculator import ResourceCalculator
-from ..cluster import Application, ClusterSnapshot, Container
-from ..java_hash_map import hash_map_order
-from ..resources import ZERO, Resource
-from .application_id import application_id_hash
-from .config import FairOrderingRule, IntraQueueOrderPolicy
-from .temp_app import TempApp, TempUser
-from .temp_queue import TempQueue
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.cluster import Application, ClusterSnapshot, Container
+from yarnspec.impl.java.hash_map import hash_map_order
+from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.preemption.application_id import application_id_hash
+from yarnspec.impl.preemption.config import FairOrderingRule, IntraQueueOrderPolicy
+from yarnspec.impl.preemption.temp_app import TempApp, TempUser
+from yarnspec.impl.preemption.temp_queue import TempQueue
 
 
 def compute_apps_ideal_allocation(
@@ -285,7 +285,7 @@ def _match_demand_by_fair_share(low_to_high: Sequence[TempApp], calc: ResourceCa
     application down, a starved one first takes from every other application, least important
     first, but never more than the giver's user holds above its fair share; if still starved,
     it then takes from its own user's other applications without that check, in the order of
-    the user's ``HashMap`` of applications (:mod:`~yarnspec.impl.java_hash_map`)."""
+    the user's ``HashMap`` of applications (:mod:`~yarnspec.impl.java.hash_map`)."""
     if len(low_to_high) <= 1:
         return
     for starved in reversed(low_to_high):

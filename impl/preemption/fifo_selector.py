@@ -10,12 +10,12 @@ queue's AM resource stays above its AM limit.
 
 from __future__ import annotations
 
-from ..cluster import DEFAULT_PARTITION, Container
-from ..resources import Resource, f32, total
-from .context import RoundContext, SelectorRun
-from .ideal import IdealMode
-from .result import SelectorResult
-from .to_obtain import obtain_map
+from yarnspec.impl.cluster import DEFAULT_PARTITION, Container
+from yarnspec.impl.resources import Resource, f32, total
+from yarnspec.impl.preemption.context import RoundContext, SelectorRun
+from yarnspec.impl.preemption.ideal import IdealMode
+from yarnspec.impl.preemption.result import SelectorResult
+from yarnspec.impl.preemption.to_obtain import obtain_map
 
 FIFO = "fifo"
 FIFO_BALANCE = "fifo-balance"

@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..calculator import ResourceCalculator
-from ..java_priority_queue import JavaPriorityQueue
-from ..resources import ZERO, Resource, double_compare_key, f32, java_float_div
-from .variants import PolicyVariant, PolicyVariantName, policy_variant
-from .extras import update_extras
-from .temp_queue import PartitionTree, TempQueue
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.java.priority_queue import JavaPriorityQueue
+from yarnspec.impl.resources import ZERO, Resource, double_compare_key, f32, java_float_div
+from yarnspec.impl.preemption.variants import PolicyVariant, PolicyVariantName, policy_variant
+from yarnspec.impl.preemption.extras import update_extras
+from yarnspec.impl.preemption.temp_queue import PartitionTree, TempQueue
 
 #: Hadoop's ratio for a queue without guarantee: ``Integer.MAX_VALUE`` (served last).
 NO_GUARANTEE_RATIO = float(2**31 - 1)

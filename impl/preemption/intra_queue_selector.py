@@ -32,15 +32,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..cluster import Container
-from ..java_hash_map import hash_map_order
-from ..resources import ZERO, Resource, total
-from ..java_hash_code import java_string_hash
-from .context import RoundContext, SelectorRun
-from .fifo_intra_queue_plugin import compute_apps_ideal_allocation
-from .result import SelectorResult
-from .temp_app import TempApp, TempUser
-from .temp_queue import PartitionTree
+from yarnspec.impl.cluster import Container
+from yarnspec.impl.java.hash_map import hash_map_order
+from yarnspec.impl.resources import ZERO, Resource, total
+from yarnspec.impl.java.hash_code import java_string_hash
+from yarnspec.impl.preemption.context import RoundContext, SelectorRun
+from yarnspec.impl.preemption.fifo_intra_queue_plugin import compute_apps_ideal_allocation
+from yarnspec.impl.preemption.result import SelectorResult
+from yarnspec.impl.preemption.temp_app import TempApp, TempUser
+from yarnspec.impl.preemption.temp_queue import PartitionTree
 
 INTRA_QUEUE = "intra-queue"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import MappingProxyType
 
-from ..cluster import Container, ContainerId
-from .config import PreemptionConfig
-from .result import EventType, PolicyState, PreemptionEvent, SelectorResult
+from yarnspec.impl.cluster import Container, ContainerId
+from yarnspec.impl.preemption.config import PreemptionConfig
+from yarnspec.impl.preemption.result import EventType, PolicyState, PreemptionEvent, SelectorResult
 
 
 def send_events(

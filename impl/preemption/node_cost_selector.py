@@ -22,13 +22,13 @@ is chosen and only its containers are taken.
 
 from __future__ import annotations
 
-from ..cluster import Application, Container
-from ..resources import Resource
-from .context import RoundContext, SelectorRun
-from .ideal import IdealMode
-from .reserved_selector import Quotas, free_on_node
-from .result import SelectorResult
-from .to_obtain import obtain_map
+from yarnspec.impl.cluster import Application, Container
+from yarnspec.impl.resources import Resource
+from yarnspec.impl.preemption.context import RoundContext, SelectorRun
+from yarnspec.impl.preemption.ideal import IdealMode
+from yarnspec.impl.preemption.reserved_selector import Quotas, free_on_node
+from yarnspec.impl.preemption.result import SelectorResult
+from yarnspec.impl.preemption.to_obtain import obtain_map
 
 NODE_COST = "node-cost"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..cluster import Application, Container
+from yarnspec.impl.cluster import Application, Container
 
 
 def victim_order_of_containers(containers: Iterable[Container]) -> list[Container]:

@@ -25,18 +25,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..calculator import ResourceCalculator
-from ..cluster import ClusterSnapshot, Container
-from ..errors import InputError, NotModelled
-from .config import LAZY, PREFIX, UNDERUTILIZED, PreemptionConfig
-from .context import RoundContext, SelectorRun
-from .fifo_selector import select_fifo
-from .intra_queue_selector import select_intra_queue
-from .node_cost_selector import select_node_cost
-from .marks import send_events
-from .reserved_selector import select_reserved
-from ..resources import ZERO
-from .result import PolicyState, RoundResult
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.cluster import ClusterSnapshot, Container
+from yarnspec.impl.errors import InputError, NotModelled
+from yarnspec.impl.preemption.config import LAZY, PREFIX, UNDERUTILIZED, PreemptionConfig
+from yarnspec.impl.preemption.context import RoundContext, SelectorRun
+from yarnspec.impl.preemption.fifo_selector import select_fifo
+from yarnspec.impl.preemption.intra_queue_selector import select_intra_queue
+from yarnspec.impl.preemption.node_cost_selector import select_node_cost
+from yarnspec.impl.preemption.marks import send_events
+from yarnspec.impl.preemption.reserved_selector import select_reserved
+from yarnspec.impl.resources import ZERO
+from yarnspec.impl.preemption.result import PolicyState, RoundResult
 
 #: Settings whose features the model does not cover, with the Hadoop key that enables each.
 UNMODELLED_SETTINGS: tuple[tuple[str, str], ...] = (("underutilized_preemption_enabled", UNDERUTILIZED),)

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cluster import Container
-from ..resources import ZERO, Resource, double_compare_key
-from .container_index import ReservedNode
-from .context import RoundContext, SelectorRun
-from .ideal import IdealMode
-from .result import SelectorResult
-from .to_obtain import obtain_map
+from yarnspec.impl.cluster import Container
+from yarnspec.impl.resources import ZERO, Resource, double_compare_key
+from yarnspec.impl.preemption.container_index import ReservedNode
+from yarnspec.impl.preemption.context import RoundContext, SelectorRun
+from yarnspec.impl.preemption.ideal import IdealMode
+from yarnspec.impl.preemption.result import SelectorResult
+from yarnspec.impl.preemption.to_obtain import obtain_map
 
 RESERVED = "reserved"
 

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ..cluster import Container, ContainerId
-from ..resources import Resource
+from yarnspec.impl.cluster import Container, ContainerId
+from yarnspec.impl.resources import Resource
 
 
 class EventType(enum.Enum):

@@ -6,10 +6,10 @@ the one round budget (``cluster x total_preemption_per_round``, semantics A.2, A
 
 from __future__ import annotations
 
-from ..calculator import ResourceCalculator
-from ..cluster import Container
-from ..resources import ZERO, Resource
-from .variants import PolicyVariantName, policy_variant
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.cluster import Container
+from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.preemption.variants import PolicyVariantName, policy_variant
 
 
 class Selection:

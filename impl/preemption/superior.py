@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..resources import ZERO, Resource, total
+from yarnspec.impl.resources import ZERO, Resource, total
 
 
 @dataclass(frozen=True)

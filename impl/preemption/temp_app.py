@@ -7,9 +7,9 @@ of one round, for one leaf queue in one partition; they never leave the policy.
 
 from __future__ import annotations
 
-from ..calculator import ResourceCalculator
-from ..cluster import Application
-from ..resources import ZERO, Resource
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.cluster import Application
+from yarnspec.impl.resources import ZERO, Resource
 
 
 class PreemptionEntity:

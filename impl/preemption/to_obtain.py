@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..calculator import ResourceCalculator
-from ..cluster import Container
-from ..resources import ZERO, Resource
-from .config import PreemptionConfig
-from .ideal import IdealMode
-from .temp_queue import PartitionTree
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.cluster import Container
+from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.preemption.config import PreemptionConfig
+from yarnspec.impl.preemption.ideal import IdealMode
+from yarnspec.impl.preemption.temp_queue import PartitionTree
 
 
 def compute_to_obtain(

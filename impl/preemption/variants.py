@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Literal
 
-from ..errors import NotModelled
+from yarnspec.impl.errors import NotModelled
 
 #: The names of the policy variants (:data:`POLICY_VARIANTS` holds their records).
 PolicyVariantName = Literal["hadoop-3", "hadoop-2.7.3"]

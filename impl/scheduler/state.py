@@ -25,8 +25,8 @@ from bisect import bisect_left
 from operator import attrgetter
 from typing import NamedTuple
 
-from ..resources import ZERO, Resource
-from .world import World, partition_resources
+from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.scheduler.world import World, partition_resources
 
 NONE = -1
 

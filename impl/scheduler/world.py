@@ -26,18 +26,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..calculator import ResourceCalculator
-from ..calculator import calculator as make_calculator
-from ..cluster import Partition, Queue
-from ..config.build import queues_for_snapshot
-from ..config.capacity import PREFIX, QueueConfig
-from ..config.scheduler import SchedulerConfiguration
-from ..errors import InputError
-from ..resources import ZERO, Resource
-from .bounds import Bounds, check_bounds
-from .settings import Settings, read_settings, time_horizon
-from .specs import ANY, WORLD, AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from .variants import Variants, check_variants
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.calculator import calculator as make_calculator
+from yarnspec.impl.cluster import Partition, Queue
+from yarnspec.impl.config.build import queues_for_snapshot
+from yarnspec.impl.config.capacity import PREFIX, QueueConfig
+from yarnspec.impl.config.scheduler import SchedulerConfiguration
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.scheduler.inputs.bounds import Bounds, check_bounds
+from yarnspec.impl.scheduler.inputs.settings import Settings, read_settings, time_horizon
+from yarnspec.impl.scheduler.inputs.specs import ANY, WORLD, AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.inputs.variants import Variants, check_variants
 
 #: Hadoop's ``AM_CONTAINER_PRIORITY``: the priority of the request for an application master.
 AM_PRIORITY = 0

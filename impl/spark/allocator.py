@@ -30,10 +30,10 @@ from types import MappingProxyType
 
 from yarnspec.impl.errors import InputError
 
-from .hints import PlacementHints
-from .placement import ContainerLocalityPreferences, ExecutorsForTasks, PlacementInput, locality_of_requested_containers
-from .racks import RackResolver
-from .resource_manager import ANY_HOST, AmRmClient, Capability, Container, ContainerRequest, ContainerStatus
+from yarnspec.impl.spark.hints import PlacementHints
+from yarnspec.impl.spark.placement import ContainerLocalityPreferences, ExecutorsForTasks, PlacementInput, locality_of_requested_containers
+from yarnspec.impl.spark.racks import RackResolver
+from yarnspec.impl.spark.resource_manager import ANY_HOST, AmRmClient, Capability, Container, ContainerRequest, ContainerStatus
 
 _SOURCE = "<allocator>"
 

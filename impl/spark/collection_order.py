@@ -7,8 +7,8 @@ import enum
 from collections.abc import Callable, Hashable, MutableMapping, MutableSet
 from typing import Any, TypeVar
 
-from .scala_2_12_hash_table import FlatHashTable212, HashTable212
-from .scala_hash_map import InsertionSet, ScalaHashMap, ScalaHashSet
+from yarnspec.impl.spark.scala_2_12_hash_table import FlatHashTable212, HashTable212
+from yarnspec.impl.spark.scala_hash_map import InsertionSet, ScalaHashMap, ScalaHashSet
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

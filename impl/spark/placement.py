@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from yarnspec.impl.errors import InputError
 
-from .racks import RackResolver
+from yarnspec.impl.spark.racks import RackResolver
 
 _SOURCE = "<placement input>"
 

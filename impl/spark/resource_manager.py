@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from .racks import RackResolver
+from yarnspec.impl.spark.racks import RackResolver
 
 #: The location every request is registered at (``ResourceRequest.ANY``).
 ANY_HOST = "*"

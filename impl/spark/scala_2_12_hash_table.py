@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
-from .scala_hash_map import scala_hash
+from yarnspec.impl.spark.scala_hash_map import scala_hash
 
 K = TypeVar("K", bound=Hashable)
 

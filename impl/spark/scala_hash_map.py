@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator, MutableMapping, MutableSet
 from typing import Generic, Protocol, TypeVar
 
-from ..java_hash_code import INT_MASK, java_string_hash, signed_int
+from yarnspec.impl.java.hash_code import INT_MASK, java_string_hash, signed_int
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

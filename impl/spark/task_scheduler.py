@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 from yarnspec.impl.errors import InputError
 
-from .locality import TaskLocality
-from .racks import RackResolver
-from .taskset import (
+from yarnspec.impl.spark.locality import TaskLocality
+from yarnspec.impl.spark.racks import RackResolver
+from yarnspec.impl.spark.taskset import (
     DispatchConf,
     ExecutorLossReason,
     TaskDescription,

@@ -29,9 +29,9 @@ from typing import Protocol
 
 from yarnspec.impl.errors import InputError
 
-from .collection_order import CollectionOrder, get_or_else_update, new_map, new_set
-from .locality import ExecutorCacheTaskLocation, HDFSCacheTaskLocation, TaskLocality, TaskLocation, parse_task_location
-from .percentile_heap import PercentileHeap34
+from yarnspec.impl.spark.collection_order import CollectionOrder, get_or_else_update, new_map, new_set
+from yarnspec.impl.spark.locality import ExecutorCacheTaskLocation, HDFSCacheTaskLocation, TaskLocality, TaskLocation, parse_task_location
+from yarnspec.impl.spark.percentile_heap import PercentileHeap34
 
 PROCESS_LOCAL = TaskLocality.PROCESS_LOCAL
 NODE_LOCAL = TaskLocality.NODE_LOCAL

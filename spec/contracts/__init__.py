@@ -9,6 +9,6 @@ language are validated the same way. :data:`CONTRACTS` lists them by their comma
 
 from __future__ import annotations
 
-from .registry import CONTRACTS, Contract, contract_named
+from yarnspec.spec.contracts.registry import CONTRACTS, Contract, contract_named
 
 __all__ = ["CONTRACTS", "Contract", "contract_named"]

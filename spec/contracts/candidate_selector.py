@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
-from .call import Answer, Call
-from .observable import Comparison, FieldRule, compare_fields
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields
 
 OP = "select_candidates"
 #: The selectors a ``selector`` input may name (the reference's names for Hadoop's classes).

@@ -13,8 +13,8 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from typing_extensions import NotRequired
 
-from .call import Answer, Call
-from .observable import FieldRule, compare_fields
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.observable import FieldRule, compare_fields
 
 OP = "sort_nodes"
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
-from .call import Answer, Call
-from .observable import Comparison, FieldRule, compare_fields
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields
 
 RESET = "reset"
 OP = "edit_schedule"

@@ -8,9 +8,9 @@ from typing import Any
 
 from yarnspec.impl.errors import InputError
 
-from . import candidate_selector, node_sorting, preemption_round, scheduler, spark_dispatch, spark_placement
-from .call import Answer, Call
-from .observable import FieldRule
+from yarnspec.spec.contracts import candidate_selector, node_sorting, preemption_round, scheduler, spark_dispatch, spark_placement
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.observable import FieldRule
 
 Compare = Callable[[Call, dict[str, Any], dict[str, Any]], list[str]]
 Invariants = Callable[[Sequence[Call], Sequence[Answer]], list[str]]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
-from .call import Answer, Call
-from .observable import FieldRule, compare_fields
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.observable import FieldRule, compare_fields
 
 RESET = "reset"
 STEP = "step"
@@ -31,7 +31,7 @@ class Scheduler(Protocol):
     """The model's transition system seen from outside.
 
     ``reset`` takes ``{"world": name, "parameters": {...}}`` (a world of
-    :data:`yarnspec.spec.named_worlds.WORLDS` and its variant parameters) or
+    :data:`yarnspec.spec.worlds.named_worlds.WORLDS` and its variant parameters) or
     ``{"world": {...}}``, a world written out in JSON (properties, nodes, applications,
     variants, bounds: ``docs/validating.md``, "The scheduler contract"); ``step`` takes
     ``{"action": label}``, one enabled action as the explorer labels it in its traces, and
@@ -41,7 +41,7 @@ class Scheduler(Protocol):
     ``queues`` (used per partition, partitions with nothing used left out) and ``apps`` (live
     containers per app, ALLOCATED or RUNNING), each exactly and each optional. The reference
     adapter (``yarnspec.checks.validate.reference.Scheduler``) replays the actions on
-    :class:`yarnspec.spec.scheduler_model.SchedulerModel`.
+    :class:`yarnspec.spec.scheduler.model.SchedulerModel`.
 
     Invariants on the implementation's own observations (:func:`invariants`): nothing used is
     negative, nor a node's free memory (free vcores may be: the default calculator counts

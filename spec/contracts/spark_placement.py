@@ -13,9 +13,9 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 from yarnspec.impl.spark.placement import ContainerLocalityPreferences, PlacementInput
 from yarnspec.impl.spark.racks import RackResolver
 
-from ..spark_allocator import placement_output_valid
-from .call import Answer, Call
-from .observable import Comparison, FieldRule, compare_fields
+from yarnspec.spec.spark.allocator import placement_output_valid
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields
 
 OP = "locality_of_requested_containers"
 
@@ -67,7 +67,7 @@ class ContainerPlacementStrategy(Protocol):
       order, each container's racks as a set (Spark builds them as a Scala set).
 
     Invariants checked on the implementation's own answers (without the reference):
-    :func:`yarnspec.spec.spark_allocator.placement_output_valid` (one entry per container,
+    :func:`yarnspec.spec.spark.allocator.placement_output_valid` (one entry per container,
     no-preference entries first, each node list a subset of the one before, hint hosts only).
     """
 

@@ -36,7 +36,7 @@ from typing import Any
 from yarnspec.checks.cli import main
 from yarnspec.checks.explore.trace import build_trace
 from yarnspec.checks.explore.toy import ToyModel
-from yarnspec.checks.paths import default_conformance_dir
+from yarnspec.checks.conformance.paths import default_conformance_dir
 from yarnspec.impl.input_files import shown_name
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

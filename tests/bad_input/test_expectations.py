@@ -26,7 +26,7 @@ import pytest
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.case_fields import is_explanatory
 from yarnspec.checks.conformance.outcome import Verdict
-from yarnspec.checks.paths import BUILTIN_CASES, default_conformance_dir
+from yarnspec.checks.conformance.paths import BUILTIN_CASES, default_conformance_dir
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 

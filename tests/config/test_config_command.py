@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from yarnspec.checks import config_command
+from yarnspec.checks.commands import config as config_command
 from yarnspec.impl.cluster import Partition
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource

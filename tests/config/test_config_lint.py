@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from yarnspec.checks import cli
-from yarnspec.checks.config_lint import QUEUE_IGNORED, QUEUE_READ, lint
+from yarnspec.checks.configuration.lint import QUEUE_IGNORED, QUEUE_READ, lint
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, format_configuration
 from yarnspec.impl.config.scheduler import load_scheduler_configuration, scheduler_configuration
 

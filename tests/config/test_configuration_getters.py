@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnspec.impl import configuration_getters as getters
+from yarnspec.impl.config import getters
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration
 from yarnspec.impl.errors import InputError
 

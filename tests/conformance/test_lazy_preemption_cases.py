@@ -17,7 +17,7 @@ import pytest
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.mock_rm import run_case
 from yarnspec.checks.conformance.outcome import ExpectationMismatch, Verdict
-from yarnspec.checks.paths import BUILTIN_CASES
+from yarnspec.checks.conformance.paths import BUILTIN_CASES
 
 FOLDER = BUILTIN_CASES / "hadoop-lazy-preemption" / "TestCapacitySchedulerLazyPreemption"
 LAZY = "yarn.scheduler.capacity.lazy-preemption-enabled"
@@ -147,7 +147,7 @@ def test_a_malformed_case_is_one_line_naming_the_file_and_place(tmp_path: Path, 
 
 
 def test_the_check_table_has_the_family_row() -> None:
-    from yarnspec.checks.check import builtin_suites
+    from yarnspec.checks.commands.check import builtin_suites
 
     names = [suite.name for suite in builtin_suites()]
     assert "conformance/hadoop-lazy-preemption (shipped)" in names
@@ -157,7 +157,7 @@ def test_the_check_table_has_the_family_row() -> None:
 
 
 def _schema() -> Any:
-    from yarnspec.checks.json_schema import schema_text
+    from yarnspec.checks.shipped_schemas import schema_text
     from yarnspec.spec.json_schema import schema_validator
 
     return schema_validator(schema_text("mockrm-case"))

@@ -22,7 +22,7 @@ import pytest
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.hadoop import run_case
 from yarnspec.checks.conformance.outcome import Verdict
-from yarnspec.checks.paths import BUILTIN_CASES
+from yarnspec.checks.conformance.paths import BUILTIN_CASES
 
 #: The lazy-preemption family (``MockRM`` tests on the scheduler model) has cases that are
 #: UNSUPPORTED by design: ``tests/conformance/test_lazy_preemption_cases.py`` covers it.

@@ -17,7 +17,7 @@ from yarnspec.checks.explore.partition import Candidates, Lookahead, SearchOptio
 from yarnspec.checks.explore.timing import PROFILE_VARIABLE
 from yarnspec.checks.explore.toy import ToyModel
 
-SCENARIO = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"})
+SCENARIO = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": "async-double-commit/pre-8127"})
 
 
 class Thinking(InlineBackend):

@@ -23,7 +23,7 @@ from yarnspec.checks.explore.wire import dumps, loads
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.state import NONE
 
-SCENARIO = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"})
+SCENARIO = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": "async-double-commit/pre-8127"})
 
 
 def inline(count: int, source: ModelSource, options: Any) -> InlineBackend:
@@ -144,7 +144,7 @@ def test_the_scheduler_models_partition_key_is_the_nodes_applications_and_contai
     used, free, reserved container), the applications (phase, submission rank, asks, used,
     reserved, pending, re-reservations, AM container) and the containers, with their count;
     without, the state's own. Compared as multisets: symmetry may reorder nodes and apps."""
-    model = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "no-leak/yarn-8127"}).build()
+    model = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": "no-leak/yarn-8127"}).build()
     states = _reachable(model, 300)
     assert any(sum(app is not None for app in s.scheduler.apps) == 2 and s.scheduler.containers for s in states)
     nodes, apps = len(model.world.nodes), len(model.world.apps)
@@ -168,7 +168,7 @@ FINGERPRINTS = """
 import sys
 from yarnspec.checks.explore.fingerprint import KeyEncoder, fingerprint
 from yarnspec.checks.explore.model_source import ModelSource
-model = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"}).build()
+model = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": "async-double-commit/pre-8127"}).build()
 states, done = list(model.initial_states()), 0
 while len(states) < 300:
     states += [t for _, t in model.successors(states[done]) if t not in states]

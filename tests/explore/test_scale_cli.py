@@ -108,7 +108,7 @@ def test_states_whose_hash_differs_between_processes_are_routed_by_fingerprint(m
     """Without symmetry the key is the scheduler state, which holds ``None`` (apps not yet
     submitted): its hash is its address, which differs between spawned processes, and the
     workers notice and route by fingerprint; forked workers share the address and route by hash."""
-    source = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"})
+    source = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": "async-double-commit/pre-8127"})
     one = explore_partitioned(source, max_states=150, show_progress=False)
     two = explore_partitioned(
         source, workers=2, backend=lambda count, src, options: ProcessBackend(count, src, options, method),

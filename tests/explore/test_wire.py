@@ -18,7 +18,7 @@ from yarnspec.checks.explore.parallel import explore_partitioned
 from yarnspec.checks.explore.partition import Candidates, Partition, SearchOptions
 from yarnspec.checks.explore.wire import ChannelDecoder, ChannelEncoder
 
-SCENARIO = ModelSource("yarnspec.spec.scenarios:scenario_model", {"world": "async-double-commit/pre-8127"})
+SCENARIO = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": "async-double-commit/pre-8127"})
 
 
 class Colour(enum.IntEnum):

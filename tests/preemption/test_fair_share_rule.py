@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yarnspec.checks.conformance.hadoop import run_case
-from yarnspec.checks.paths import BUILTIN_CASES
+from yarnspec.checks.conformance.paths import BUILTIN_CASES
 from yarnspec.impl.calculator import calculator
 from yarnspec.impl.cluster import Application
 from yarnspec.impl.errors import InputError

@@ -1,4 +1,4 @@
-"""Every invariant of ``spec/preemption.py`` reports a hand-built round result that breaks it,
+"""Every invariant of ``spec/preemption/invariants.py`` reports a hand-built round result that breaks it,
 and holds on a correct one: no invariant is vacuous.
 
 The cluster: one partition of 100 memory / 100 vcores on two nodes; root.a (50%) uses 80 in
@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import pytest
 
-from yarnspec.checks.strategies import QueueShape, build_snapshot
+from yarnspec.checks.suites.strategies import QueueShape, build_snapshot
 from yarnspec.impl.calculator import DefaultCalculator, DominantCalculator, ResourceCalculator
 from yarnspec.impl.cluster import ROOT, Application, ClusterSnapshot, Container, ContainerId, Node
 from yarnspec.impl.preemption.config import PreemptionConfig
@@ -31,7 +31,7 @@ from yarnspec.impl.preemption.result import (
 )
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.preemption.policy import edit_schedule
-from yarnspec.spec.preemption import PROPERTIES, Round, check_round, round_budget
+from yarnspec.spec.preemption.invariants import PROPERTIES, Round, check_round, round_budget
 
 A, B, C = "root.a", "root.b", "root.c"
 CONFIG = PreemptionConfig(total_preemption_per_round=1.0, natural_termination_factor=1.0, max_wait_before_kill_ms=10000)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnspec.impl.java_hash_map import capacity_for, hash_map_order
+from yarnspec.impl.java.hash_map import capacity_for, hash_map_order
 from yarnspec.impl.preemption.application_id import application_id_hash
 
 

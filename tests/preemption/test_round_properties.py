@@ -1,4 +1,4 @@
-"""Property tests: every invariant of ``spec/preemption.py`` on ``edit_schedule`` rounds over
+"""Property tests: every invariant of ``spec/preemption/invariants.py`` on ``edit_schedule`` rounds over
 generated clusters, one or more rounds per cluster with an advancing clock.
 
 ``hypothesis.event`` labels show which paths the examples reach (run with
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import Phase, event, find, given, settings
 from hypothesis import strategies as st
 
-from yarnspec.checks import preemption_suite
-from yarnspec.checks.preemption_suite import RUNS, describe, paths_reached, play_rounds, run, scenario_at
-from yarnspec.checks.strategies import (
+from yarnspec.checks.suites import preemption as preemption_suite
+from yarnspec.checks.suites.preemption import RUNS, describe, paths_reached, play_rounds, run, scenario_at
+from yarnspec.checks.suites.strategies import (
     PreemptionScenario,
     QueueShape,
     cluster_snapshots,
@@ -32,7 +32,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.result import RoundResult, SelectorResult
 from yarnspec.impl.resources import Resource, ResourceTypes, total
-from yarnspec.spec.preemption import PROPERTIES, check_round
+from yarnspec.spec.preemption.invariants import PROPERTIES, check_round
 
 #: Examples per test: modest under the default profile, the profile's own count otherwise.
 LONG = settings.get_current_profile_name() != "default"

@@ -382,7 +382,7 @@ def test_killable_ignore_exclusivity_container_may_be_taken_first() -> None:
     has no killable check, so a label-less container on a non-exclusive node that the scheduler
     already marked killable is taken again there, while the per-application pass skips killable
     containers. The invariant ``selection_is_real`` was corrected to say exactly this."""
-    from yarnspec.spec.preemption import Round, selection_is_real
+    from yarnspec.spec.preemption.invariants import Round, selection_is_real
 
     builder = ClusterBuilder({DEFAULT_PARTITION: 100, "x": 100}, non_exclusive=["x"])
     builder.node("n1", "x", 100).node("n2", "", 100)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from yarnspec.spec.scenarios import SCENARIOS
+from yarnspec.spec.worlds.catalogue import SCENARIOS
 
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "scenarios.py"
 

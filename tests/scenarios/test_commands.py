@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from yarnspec.checks.explore import Trace, explore
 from yarnspec.checks.explore.toy import ToyModel
-from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds
 
 from tests.scenarios.harness import build_parser, run
 
@@ -110,7 +110,7 @@ def test_no_symmetry_is_passed_on() -> None:
 
 
 def test_exhaustive_drops_the_default_depth_bound_and_keeps_symmetry() -> None:
-    from yarnspec.checks.explore_command import _bounds
+    from yarnspec.checks.commands.explore import _bounds
 
     scenario = SCENARIOS["no-leak"]
     assert scenario.bounds.max_depth is not None  # bounded by default

@@ -14,17 +14,17 @@ from hypothesis import strategies as st
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import enabled, label, start, successors, take
-from yarnspec.impl.scheduler.canonical import renumber_containers
-from yarnspec.impl.scheduler.environment import age, tick
-from yarnspec.impl.scheduler.monitor import monitor_due
+from yarnspec.impl.scheduler.bookkeeping.canonical import renumber_containers
+from yarnspec.impl.scheduler.environment_effects import age, tick
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due
 from yarnspec.impl.scheduler.state import NONE, SchedulerState, live_partition_resources
-from yarnspec.impl.scheduler.bounds import Bounds
-from yarnspec.impl.scheduler.settings import time_horizon
-from yarnspec.impl.scheduler.specs import AppSpec, RequestSpec
+from yarnspec.impl.scheduler.inputs.bounds import Bounds
+from yarnspec.impl.scheduler.inputs.settings import time_horizon
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, RequestSpec
 from yarnspec.impl.scheduler.world import World, build_world
-from yarnspec.spec.scenarios import SCENARIOS, ScenarioModel
-from yarnspec.spec.scheduler_invariants import check_state
-from yarnspec.spec.scheduler_model import SchedulerModel, starved_queue
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ScenarioModel
+from yarnspec.spec.scheduler.invariants import check_state
+from yarnspec.spec.scheduler.model import SchedulerModel, starved_queue
 
 NO_LEAK = SCENARIOS["no-leak"].world(SCENARIOS["no-leak"].variant("yarn-8127"))
 BIG = SCENARIOS["big-container-livelock"].world(SCENARIOS["big-container-livelock"].variant("default"))

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from yarnspec.checks.scenario_suite import ScenarioOutcome, explore_variant
-from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds
+from yarnspec.checks.suites.scenarios import ScenarioOutcome, explore_variant
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds
 
 PINNED = Path(__file__).with_name("pinned_figures.json")
 #: Exhaustive runs pinned besides the fast bounds: (scenario, variant, bounds).

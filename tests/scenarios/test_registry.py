@@ -8,8 +8,8 @@ import pytest
 
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.actions import kind
-from yarnspec.spec.scheduler_model import SchedulerModel
-from yarnspec.spec.scenarios import (
+from yarnspec.spec.scheduler.model import SchedulerModel
+from yarnspec.spec.worlds.catalogue import (
     EXPECTED,
     INVARIANTS,
     SCENARIOS,

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from yarnspec.checks.scenario_suite import ScenarioRow, describe_bounds, format_rows, scenario_rows
-from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds
+from yarnspec.checks.suites.scenarios import ScenarioRow, describe_bounds, format_rows, scenario_rows
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds
 
 NAME = "reserved-starvation"  # the cheapest scenario at its fast bounds (about 1.5 s)
 

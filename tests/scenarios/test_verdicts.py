@@ -8,11 +8,11 @@ import functools
 import pytest
 
 from yarnspec.checks.explore import Trace, explore
-from yarnspec.checks.scenario_suite import ScenarioOutcome, agrees, explore_variant
-from yarnspec.impl.scheduler.settings import CONTINUE_LOOKING_KEY
-from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds, ScenarioModel
-from yarnspec.spec.scheduler_invariants import check_state
-from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
+from yarnspec.checks.suites.scenarios import ScenarioOutcome, agrees, explore_variant
+from yarnspec.impl.scheduler.inputs.settings import CONTINUE_LOOKING_KEY
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds, ScenarioModel
+from yarnspec.spec.scheduler.invariants import check_state
+from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
 
 
 @functools.cache

@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
 from yarnspec.impl.scheduler.state import SchedulerState
-from yarnspec.impl.scheduler.bounds import Bounds
-from yarnspec.impl.scheduler.settings import configuration_from_properties
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec
-from yarnspec.impl.scheduler.variants import Variants
+from yarnspec.impl.scheduler.inputs.bounds import Bounds
+from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec
+from yarnspec.impl.scheduler.inputs.variants import Variants
 from yarnspec.impl.scheduler.world import World, build_world
-from yarnspec.spec.scheduler_invariants import check_state, check_step
+from yarnspec.spec.scheduler.invariants import check_state, check_step
 
 PREFIX = "yarn.scheduler.capacity."
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler import environment as env
-from yarnspec.impl.scheduler.accounting import Edit
+from yarnspec.impl.scheduler import environment_effects as env
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import start
-from yarnspec.impl.scheduler.allocate import heartbeat_proposal, should_allocate_or_reserve
-from yarnspec.impl.scheduler.node_sorting import resource_usage, sorted_nodes, usage_ratio
-from yarnspec.impl.scheduler.queue_order import compare_utilization, ordered_apps, ordered_children
+from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal, should_allocate_or_reserve
+from yarnspec.impl.scheduler.async_scheduling.node_sorting import resource_usage, sorted_nodes, usage_ratio
+from yarnspec.impl.scheduler.allocation.queue_order import compare_utilization, ordered_apps, ordered_children
 from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
-from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
 from yarnspec.impl.scheduler.world import World
 
 from tests.scheduler.helpers import gb, make_world, play

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from yarnspec.impl.scheduler.allocate import heartbeat_proposal
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, RequestSpec
-from yarnspec.impl.scheduler.variants import HeadroomRule, variants
+from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.inputs.variants import HeadroomRule, variants
 
 from tests.scheduler.helpers import gb, make_world
 from tests.scheduler.test_allocation import holding

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-import yarnspec.impl.scheduler.allocate as allocate
-import yarnspec.impl.scheduler.async_commit as async_commit
-import yarnspec.impl.scheduler.monitor as monitor
+import yarnspec.impl.scheduler.allocation.allocate as allocate
+import yarnspec.impl.scheduler.async_scheduling.try_commit as async_commit
+import yarnspec.impl.scheduler.monitor.scheduling_monitor as monitor
 from yarnspec.impl.scheduler.actions import Heartbeat, ProposePartition
-from yarnspec.impl.scheduler.memo import Memo
-from yarnspec.checks.scenario_suite import explore_variant
+from yarnspec.impl.scheduler.bookkeeping.memo import Memo
+from yarnspec.checks.suites.scenarios import explore_variant
 from yarnspec.impl.cluster import ContainerId
 from yarnspec.impl.preemption.result import PolicyState
-from yarnspec.spec.scenarios import SCENARIOS, ExploreBounds
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds
 
 #: Worlds with preemption rounds (the lender scenarios, no-leak) and with single-node,
 #: asynchronous and multi-node proposals; small bounds.
@@ -89,7 +89,7 @@ def test_a_memo_refuses_another_worlds_state() -> None:
     """A memo answers for its own world only: handing it to another world's step is an error,
     not a silently wrong answer."""
     from yarnspec.impl.scheduler.actions import enabled, start
-    from yarnspec.spec.named_worlds import seed002_world, two_queue_world
+    from yarnspec.spec.worlds.named_worlds import seed002_world, two_queue_world
 
     one, other = two_queue_world(), seed002_world()
     with pytest.raises(ValueError, match="another world"):

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections import deque
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.monitor import policy_round, snapshot
-from yarnspec.impl.scheduler.bounds import Bounds
-from yarnspec.impl.scheduler.settings import configuration_from_properties
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from yarnspec.impl.scheduler.variants import Variants
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import policy_round, snapshot
+from yarnspec.impl.scheduler.inputs.bounds import Bounds
+from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.inputs.variants import Variants
 from yarnspec.impl.scheduler.world import build_world
-from yarnspec.spec.scheduler_model import MONITOR, PREEMPTION, PREFIX, SchedulerModel
+from yarnspec.spec.scheduler.model import MONITOR, PREEMPTION, PREFIX, SchedulerModel
 
 ONE_GB = Resource.of(1024, 1)
 

@@ -10,11 +10,11 @@ from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import KINDS, kind
 from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
-from yarnspec.spec import scheduler_invariants as inv
-from yarnspec.spec.named_worlds import duplicate_commit_world
-from yarnspec.spec.scheduler_model import SchedulerModel
-from yarnspec.spec.scheduler_sums import Sums
-from yarnspec.spec.scheduler_verdicts import accounting
+from yarnspec.spec.scheduler import invariants as inv
+from yarnspec.spec.worlds.named_worlds import duplicate_commit_world
+from yarnspec.spec.scheduler.model import SchedulerModel
+from yarnspec.spec.scheduler.sums import Sums
+from yarnspec.spec.scheduler.verdicts import accounting
 
 from tests.scheduler.walks import Step as Walked
 from tests.scheduler.walks import walks
@@ -127,7 +127,7 @@ def test_the_model_checks_a_step_invariant_only_after_its_kinds(monkeypatch: pyt
         inv.Invariant(i.name, i.summary, i.source, lambda step: seen.append(kind(step.action)) or None, i.broken_by)
         for i in inv.STEP_INVARIANTS
     )
-    monkeypatch.setattr("yarnspec.spec.scheduler_model.STEP_INVARIANTS", patched)
+    monkeypatch.setattr("yarnspec.spec.scheduler.model.STEP_INVARIANTS", patched)
     model = SchedulerModel(duplicate_commit_world("yarn-8127"), progress=False)
     frontier = model.initial_states()
     kinds_taken = set()

@@ -1,4 +1,4 @@
-"""The model's remembered state-invariant verdicts (:mod:`yarnspec.spec.scheduler_verdicts`):
+"""The model's remembered state-invariant verdicts (:mod:`yarnspec.spec.scheduler.verdicts`):
 every state invariant reads only the accounting fields it is remembered by, a verdict read
 back is the one its predicate gives, a corrupted state is still caught after a correct one, a
 plug-in's invariant runs on every state, and the cache stays within its bound."""
@@ -11,10 +11,10 @@ from hypothesis import given, settings
 
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
-from yarnspec.spec import scheduler_invariants as inv
-from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
-from yarnspec.spec.scheduler_sums import Sums
-from yarnspec.spec.scheduler_verdicts import Verdicts, accounting
+from yarnspec.spec.scheduler import invariants as inv
+from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
+from yarnspec.spec.scheduler.sums import Sums
+from yarnspec.spec.scheduler.verdicts import Verdicts, accounting
 from yarnspec.spec.transition_system import first_violation
 
 from tests.scheduler.test_invariants_must_fail import BROKEN_STATES, STATE, WORLD
@@ -23,7 +23,7 @@ from tests.scheduler.walks import walks
 
 
 class AccountingOnly:
-    """A state offering only :data:`~yarnspec.spec.scheduler_invariants.ACCOUNTING_FIELDS`
+    """A state offering only :data:`~yarnspec.spec.scheduler.invariants.ACCOUNTING_FIELDS`
     (and container lookup, which reads the containers): reading anything else fails."""
 
     __slots__ = inv.ACCOUNTING_FIELDS

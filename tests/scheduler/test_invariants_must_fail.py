@@ -12,12 +12,12 @@ from __future__ import annotations
 import pytest
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.accounting import Edit
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import Commit, Heartbeat, Monitor, Tick
 from yarnspec.impl.scheduler.state import NONE, AppPhase, ContainerState, Proposal, ProposalKind, SchedulerState, Usage
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
 from yarnspec.impl.scheduler.world import World
-from yarnspec.spec import scheduler_invariants as inv
+from yarnspec.spec.scheduler import invariants as inv
 
 from tests.scheduler.helpers import gb, make_world, play
 

@@ -14,19 +14,19 @@ from hypothesis import strategies as st
 
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import enabled, label, start, step
-from yarnspec.impl.scheduler.allocate import heartbeat_proposal
-from yarnspec.impl.scheduler.async_commit import accept
-from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form
-from yarnspec.impl.scheduler.limits import Limits, can_assign_to_queue, child_limits, root_limits
+from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
+from yarnspec.impl.scheduler.async_scheduling.try_commit import accept
+from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form
+from yarnspec.impl.scheduler.allocation.limits import Limits, can_assign_to_queue, child_limits, root_limits
 from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
-from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.bounds import Bounds
-from yarnspec.impl.scheduler.scheduling_mode import RESPECT
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.inputs.bounds import Bounds
+from yarnspec.impl.scheduler.allocation.scheduling_mode import RESPECT
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
 from yarnspec.impl.scheduler.world import World
-from yarnspec.spec.scenarios import SCENARIOS
-from yarnspec.spec.scheduler_invariants import check_state
-from yarnspec.spec.scheduler_model import MONITOR, PREEMPTION
+from yarnspec.spec.worlds.catalogue import SCENARIOS
+from yarnspec.spec.scheduler.invariants import check_state
+from yarnspec.spec.scheduler.model import MONITOR, PREEMPTION
 
 from .helpers import gb, make_world, play
 

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 
 from yarnspec.impl.calculator import DefaultCalculator, DominantCalculator
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler import environment as env
-from yarnspec.impl.scheduler.accounting import Edit
+from yarnspec.impl.scheduler import environment_effects as env
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import start
-from yarnspec.impl.scheduler.limits import (
+from yarnspec.impl.scheduler.allocation.limits import (
     Limits,
     am_limit,
     can_assign_to_queue,
@@ -29,9 +29,9 @@ from yarnspec.impl.scheduler.limits import (
     user_limit,
 )
 from yarnspec.impl.scheduler.state import AppPhase, SchedulerState
-from yarnspec.impl.scheduler.scheduling_mode import IGNORE, RESPECT
-from yarnspec.impl.scheduler.view import View
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.allocation.scheduling_mode import IGNORE, RESPECT
+from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
 from yarnspec.impl.scheduler.world import World
 
 from tests.scheduler.helpers import gb, make_world
@@ -189,7 +189,7 @@ def test_the_first_application_starts_even_if_its_am_is_over_the_limit() -> None
 def test_the_monitor_snapshot_marks_only_activated_applications_schedulable() -> None:
     """The fair-share intra-queue rule skips applications outside the leaf's schedulable
     entities (COMPX-5228): in the model those are the ones the AM limit has not activated."""
-    from yarnspec.impl.scheduler.monitor import snapshot
+    from yarnspec.impl.scheduler.monitor.scheduling_monitor import snapshot
 
     world = two_users({"root.a.maximum-am-resource-percent": "0.1", "root.a.maximum-capacity": "50"})
     state = env.submit(world, env.submit(world, start(world), 0), 1)

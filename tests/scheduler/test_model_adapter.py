@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from yarnspec.checks.explore import explore, replay
 from yarnspec.impl.scheduler.actions import enabled, start, take
-from yarnspec.impl.scheduler.canonical import Symmetry, canonical_form
+from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form
 from yarnspec.impl.scheduler.state import NONE, Proposal, SchedulerState
-from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state
-from yarnspec.spec.named_worlds import model, two_queue_world
-from yarnspec.spec.scenarios import model_for_title
-from yarnspec.spec.scheduler_model import ModelState, SchedulerModel
+from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state
+from yarnspec.spec.worlds.named_worlds import model, two_queue_world
+from yarnspec.spec.worlds.catalogue import model_for_title
+from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
 
 TWO_QUEUES = two_queue_world(asynchronous=True)
 

@@ -22,7 +22,7 @@ from yarnspec.impl.scheduler.state import (
     SchedulerState,
     Usage,
 )
-from yarnspec.spec.named_worlds import duplicate_commit_world
+from yarnspec.spec.worlds.named_worlds import duplicate_commit_world
 
 R = Resource.of(4096, 4)
 

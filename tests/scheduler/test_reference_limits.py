@@ -1,4 +1,4 @@
-"""The spec's own limits (:mod:`yarnspec.spec.scheduler_limits`) agree with the
+"""The spec's own limits (:mod:`yarnspec.spec.scheduler.reference_limits`) agree with the
 implementation's on generated states, and a bug planted in the implementation's user limit is
 caught by the invariant that now checks against the spec's."""
 
@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from yarnspec.impl.scheduler import limits
+from yarnspec.impl.scheduler.allocation import limits
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
-from yarnspec.impl.scheduler.scheduling_mode import SchedulingMode
+from yarnspec.impl.scheduler.allocation.scheduling_mode import SchedulingMode
 from yarnspec.impl.scheduler.state import SchedulerState
-from yarnspec.impl.scheduler.view import View
+from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.world import AppSpec, NodeSpec, RequestSpec, World
-from yarnspec.spec import scheduler_limits as reference
-from yarnspec.spec.scheduler_invariants import check_step
+from yarnspec.spec.scheduler import reference_limits as reference
+from yarnspec.spec.scheduler.invariants import check_step
 
 from tests.scheduler.helpers import gb, make_world
 from tests.scheduler.walks import Step, walks

@@ -16,8 +16,8 @@ and the resource never returns: conservation breaks. ``yarn-8127`` rejects the s
 from __future__ import annotations
 
 from yarnspec.impl.scheduler.state import ContainerState
-from yarnspec.spec.scheduler_invariants import Step, check_state, cluster_conservation, node_used_is_sum_of_containers
-from yarnspec.spec.named_worlds import duplicate_commit_world, seed003_world
+from yarnspec.spec.scheduler.invariants import Step, check_state, cluster_conservation, node_used_is_sum_of_containers
+from yarnspec.spec.worlds.named_worlds import duplicate_commit_world, seed003_world
 
 from tests.scheduler.helpers import gb, play
 

@@ -1,16 +1,16 @@
 """A Hypothesis state machine over every action of the scheduler model, in every variant.
 
-Each example draws a small world: generated (:func:`yarnspec.checks.scheduler_suite.generate_world`)
-for one behaviour combination of :data:`~yarnspec.checks.scheduler_suite.VARIANTS` (heartbeat
+Each example draws a small world: generated (:func:`yarnspec.checks.suites.scheduler.generate_world`)
+for one behaviour combination of :data:`~yarnspec.checks.suites.scheduler.VARIANTS` (heartbeat
 or asynchronous, single- or multi-node, each commit variant, YARN-10259), or one of the named
-worlds of :mod:`yarnspec.spec.scheduler_model` (the seed stories). It then takes actions as
-the suite's walks do (:class:`~yarnspec.checks.scheduler_suite.WalkPolicy`): each step draws
+worlds of :mod:`yarnspec.spec.scheduler.model` (the seed stories). It then takes actions as
+the suite's walks do (:class:`~yarnspec.checks.suites.scheduler.WalkPolicy`): each step draws
 a kind among the allowed enabled kinds, weighted so the scheduler's steps come often and lost
 nodes rarely, and one action of that kind. One rule rather than one per kind: rules whose
 precondition fails would make Hypothesis discard most examples where few kinds are enabled. After every step the whole
 catalogue must hold: every state invariant, and the step invariants of the step taken. Under
 ``pre-8127`` the duplicate commit is the known bug: once it has happened, only the invariants
-it breaks (:data:`~yarnspec.checks.scheduler_suite.LEAK_INVARIANTS`) may fail.
+it breaks (:data:`~yarnspec.checks.suites.scheduler.LEAK_INVARIANTS`) may fail.
 
 ``hypothesis.event`` records the action kinds and paths reached (run pytest with
 ``--hypothesis-show-statistics``); ``HYPOTHESIS_PROFILE=long`` runs many more examples.
@@ -22,7 +22,7 @@ from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from yarnspec.checks.scheduler_suite import (
+from yarnspec.checks.suites.scheduler import (
     LEAK_INVARIANTS,
     VARIANTS,
     VariantChoice,
@@ -32,11 +32,11 @@ from yarnspec.checks.scheduler_suite import (
     named_worlds,
     paths,
 )
-from yarnspec.checks.strategies import HypothesisChooser
+from yarnspec.checks.suites.strategies import HypothesisChooser
 from yarnspec.impl.scheduler.actions import Action, enabled, kind, start, take
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
-from yarnspec.spec.scheduler_invariants import check_state, check_step
+from yarnspec.spec.scheduler.invariants import check_state, check_step
 
 
 NAMED = named_worlds()

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from yarnspec.impl.scheduler.accounting import Edit
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import TABLE, Context, action_kind, enabled, kind, start, steps, take
-from yarnspec.impl.scheduler.memo import Memo
+from yarnspec.impl.scheduler.bookkeeping.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
-from yarnspec.spec.scenarios import model_for_title
+from yarnspec.spec.worlds.catalogue import model_for_title
 
 #: Heartbeat and asynchronous, single-node and multi-node worlds, with and without a monitor.
 TITLES = [

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from yarnspec.checks import scheduler_suite
-from yarnspec.checks.scheduler_suite import LEAK_INVARIANTS, RUNS, VARIANTS, run, run_report
+from yarnspec.checks.suites import scheduler as scheduler_suite
+from yarnspec.checks.suites.scheduler import LEAK_INVARIANTS, RUNS, VARIANTS, run, run_report
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.actions import KINDS
-from yarnspec.spec.scheduler_invariants import STATE_INVARIANTS, STEP_INVARIANTS
+from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS
 
 EXAMPLES = 3
 REPORT = run_report(EXAMPLES, 0, 150)

@@ -9,10 +9,10 @@ import pytest
 
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.bounds import Bounds
-from yarnspec.impl.scheduler.settings import configuration_from_properties
-from yarnspec.impl.scheduler.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from yarnspec.impl.scheduler.variants import Variants, variants
+from yarnspec.impl.scheduler.inputs.bounds import Bounds
+from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
+from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.inputs.variants import Variants, variants
 from yarnspec.impl.scheduler.world import build_world
 
 from tests.scheduler.helpers import PREFIX, gb

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from yarnspec.checks.scheduler_suite import WalkPolicy
+from yarnspec.checks.suites.scheduler import WalkPolicy
 from yarnspec.impl.scheduler.actions import Action, enabled, kind, start, take
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World

@@ -1,4 +1,4 @@
-"""Hypothesis over random op sequences: the allocator predicates of ``spec/spark_allocator.py``
+"""Hypothesis over random op sequences: the allocator predicates of ``spec/spark/allocator.py``
 hold after every step, and each predicate catches a broken state (a must-fail test each)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from yarnspec.impl.spark.hints import PlacementHints
 from yarnspec.impl.spark.placement import ContainerLocalityPreferences, PlacementInput
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.resource_manager import Container, ContainerStatus
-from yarnspec.spec.spark_allocator import (
+from yarnspec.spec.spark.allocator import (
     STATE_PREDICATES,
     allocator_counts_consistent,
     allocator_violations,

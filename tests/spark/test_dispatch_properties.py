@@ -1,4 +1,4 @@
-"""Property tests of the dispatch invariants (spec/spark_dispatch.py) over random task sets,
+"""Property tests of the dispatch invariants (spec/spark/dispatch.py) over random task sets,
 executors, offer orders, clock steps and failures, the progress check, and one must-fail test
 per predicate showing it catches a broken state."""
 
@@ -33,7 +33,7 @@ from yarnspec.impl.spark.taskset import (
     TaskSetManager,
     TaskState,
 )
-from yarnspec.spec.spark_dispatch import (
+from yarnspec.spec.spark.dispatch import (
     delay_state_violations,
     expect_offer,
     launch_violations,

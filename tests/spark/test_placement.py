@@ -21,7 +21,7 @@ from yarnspec.impl.spark.placement import (
     scaled_ratios,
 )
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.spec.spark_allocator import PlacementStrategy, placement_output_valid
+from yarnspec.spec.spark.allocator import PlacementStrategy, placement_output_valid
 
 
 def test_ceiling_is_taken_after_subtracting_a_fractional_pending_share() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from yarnspec.impl.spark.hints import HintTracker, StageAttempt
 from yarnspec.impl.spark.placement import PlacementInput, plan_placement
-from yarnspec.spec.spark_allocator import placement_output_valid
+from yarnspec.spec.spark.allocator import placement_output_valid
 
 H1, H2, H3, H4 = "host1", "host2", "host3", "host4"
 WEIGHTS = {H1: 30, H2: 30, H3: 20, H4: 10}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from yarnspec.checks import prove_command
+from yarnspec.checks.commands import prove as prove_command
 from yarnspec.checks.conformance.runner import run_all
 from yarnspec.checks.symbolic.domain import Bound
 from yarnspec.impl.errors import InputError

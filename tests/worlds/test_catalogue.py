@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from yarnspec.checks import cli
-from yarnspec.checks.json_schema import SCHEMAS, schema_text
-from yarnspec.checks.scenario_suite import explore_variant
-from yarnspec.checks.world_file import load_world
+from yarnspec.checks.shipped_schemas import SCHEMAS, schema_text
+from yarnspec.checks.suites.scenarios import explore_variant
+from yarnspec.checks.worlds.world_arguments import load_world
 from yarnspec.spec.json_schema import schema_validator, validate_document
-from yarnspec.spec.named_worlds import MODEL_WORLDS
-from yarnspec.spec.scenarios import BUILT_IN, SCENARIOS, builtin_world_path
-from yarnspec.spec.world_file import read_toml, world_schema_text
+from yarnspec.spec.worlds.named_worlds import MODEL_WORLDS
+from yarnspec.spec.worlds.catalogue import BUILT_IN, SCENARIOS, builtin_world_path
+from yarnspec.spec.worlds.world_file import read_toml, world_schema_text
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -86,7 +86,7 @@ def test_an_edited_copy_changes_the_world(tmp_path: Path) -> None:
 def test_print_world_of_a_python_scenario_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from dataclasses import replace
 
-    from yarnspec.checks import plugins
+    from yarnspec.checks.worlds import plugins
 
     python_written = replace(SCENARIOS["no-leak"], name="in-python", world_file=None, origin="entry point mine = my:scenarios")
     monkeypatch.setattr(plugins, "plugin_scenarios", lambda *a, **k: {"in-python": python_written})

@@ -9,16 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from yarnspec.checks import cli, plugins
+from yarnspec.checks import cli
+from yarnspec.checks.worlds import plugins
 from yarnspec.impl.errors import InputError
-from yarnspec.spec.scenarios import SCENARIOS, Scenario
+from yarnspec.spec.worlds.catalogue import SCENARIOS, Scenario
 
 from .test_world_file import SEED003
 
 MODULE = '''
 from pathlib import Path
-from yarnspec.spec.scenarios import ExploreBounds, Scenario, ScenarioVariant
-from yarnspec.spec.named_worlds import seed003_world
+from yarnspec.spec.worlds.catalogue import ExploreBounds, Scenario, ScenarioVariant
+from yarnspec.spec.worlds.named_worlds import seed003_world
 
 HERE = Path(__file__).parent
 

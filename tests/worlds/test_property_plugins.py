@@ -12,15 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from yarnspec.checks import cli, plugins
-from yarnspec.checks.scenario_suite import explore_variant
+from yarnspec.checks import cli
+from yarnspec.checks.worlds import plugins
+from yarnspec.checks.suites.scenarios import explore_variant
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_catalogue import ProgressProperty
-from yarnspec.spec.scheduler_invariants import Invariant, Step
-from yarnspec.spec.scheduler_model import BUILTIN_PROPERTIES
-from yarnspec.spec.world_file import load_world
+from yarnspec.spec.scheduler.invariants import Invariant, Step
+from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES
+from yarnspec.spec.worlds.world_file import load_world
 
 PROJECT = Path(__file__).resolve().parents[2]
 EXAMPLE = PROJECT / "docs" / "examples" / "properties-plugin"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from yarnspec.checks import cli
-from yarnspec.checks.world_file import load_world
+from yarnspec.checks.worlds.world_arguments import load_world
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
 

@@ -4,7 +4,7 @@ case file for ``yarnspec conform``."""
 
 from __future__ import annotations
 
-from .family import Family
-from .registry import family_of
+from yarnspec.checks.validate.families.family import Family
+from yarnspec.checks.validate.families.registry import family_of
 
 __all__ = ["Family", "family_of"]

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.candidate_selector import OP
 
-from .family import Family
-from .preemption import PREFIX, SETUP_KEYS, _setup
+from yarnspec.checks.validate.families.family import Family
+from yarnspec.checks.validate.families.preemption import PREFIX, SETUP_KEYS, _setup
 
 #: The configuration key that puts each optional selector into the pipeline.
 ENABLING = {

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.spark_dispatch import RESET, STEP_OPS
 
-from ..reference import MIN_TIME_TO_SPECULATION_MS, Dispatch
-from .family import Family
+from yarnspec.checks.validate.reference import MIN_TIME_TO_SPECULATION_MS, Dispatch
+from yarnspec.checks.validate.families.family import Family
 
 #: Case step ops with another name (or fixed args) in the protocol.
 RENAMED = {"check": "observe"}

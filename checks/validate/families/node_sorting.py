@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.node_sorting import OP
 
-from .family import Family
+from yarnspec.checks.validate.families.family import Family
 
 #: Hosts and ports chosen so that ties on allocation, on host, and ports that sort differently
 #: as text and as numbers (9 < 10 < 8041, but "10" < "8041" < "9") all come up.

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.preemption_round import OP, RESET
 
-from ...conformance.qdata import constant_of_app_id
-from .family import Family
+from yarnspec.checks.conformance.qdata import constant_of_app_id
+from yarnspec.checks.validate.families.family import Family
 
 PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."
 SETUP_KEYS = ("notation", "resource_calculator", "conf", "input")

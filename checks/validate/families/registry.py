@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from yarnspec.impl.errors import InputError
 
-from . import candidate_selector, dispatch, node_sorting, placement, preemption, scheduler
-from .family import Family
+from yarnspec.checks.validate.families import candidate_selector, dispatch, node_sorting, placement, preemption, scheduler
+from yarnspec.checks.validate.families.family import Family
 
 FAMILIES: dict[str, Family] = {
     f.contract: f

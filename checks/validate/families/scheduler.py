@@ -3,7 +3,7 @@ model; each step's label is the call, so the implementation takes the same path.
 from seeded simulation and, on the duplicate-commit world, start with an explorer trace.
 
 The walk chooses as the scheduler property suite's walks do
-(:func:`yarnspec.checks.scheduler_suite.choose_action`: a kind of action by weight, then one
+(:func:`yarnspec.checks.suites.scheduler.choose_action`: a kind of action by weight, then one
 action of that kind, applications staggered, losses late), so traces fill queues, reserve,
 commit and preempt rather than wander.
 """
@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.scheduler import RESET, STEP
-from yarnspec.spec.named_worlds import model
-from yarnspec.spec.scheduler_model import ModelState
+from yarnspec.spec.worlds.named_worlds import model
+from yarnspec.spec.scheduler.model import ModelState
 
-from ...explore.bfs import explore
-from ...scheduler_suite import WalkPolicy, choose_action
-from ...strategies import Chooser, HypothesisChooser, RandomChooser
-from .family import Family
-from ..world_description import generate_description, model_of_reset, step_by_label
+from yarnspec.checks.explore.bfs import explore
+from yarnspec.checks.suites.scheduler import WalkPolicy, choose_action
+from yarnspec.checks.suites.strategies import Chooser, HypothesisChooser, RandomChooser
+from yarnspec.checks.validate.families.family import Family
+from yarnspec.checks.validate.world_description import generate_description, model_of_reset, step_by_label
 
 #: Steps of one generated trace at most.
 MAX_STEPS = 40

@@ -29,9 +29,9 @@ from yarnspec.impl.spark.placement import locality_of_requested_containers
 from yarnspec.spec.contracts.call import Call
 from yarnspec.spec.contracts.spark_placement import OP, ORDERED_HINTS, compare, placement_input
 
-from .model import ModelDispatchSession
-from .process import AdapterError, AdapterProcess
-from .scenarios import DispatchScenario, generate_dispatch, generate_placement
+from yarnspec.checks.validate.spark.model import ModelDispatchSession
+from yarnspec.checks.validate.spark.process import AdapterError, AdapterProcess
+from yarnspec.checks.validate.spark.scenarios import DispatchScenario, generate_dispatch, generate_placement
 
 #: Task-set fields compared as sets (the protocol: "lists of ids/indices as sets").
 SET_FIELDS = ("running_task_ids", "successful_indices")

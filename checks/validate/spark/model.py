@@ -35,7 +35,7 @@ from yarnspec.impl.spark.taskset import (
     parse_time_ms,
 )
 
-from .process import AdapterError
+from yarnspec.checks.validate.spark.process import AdapterError
 
 #: Spark's ``spark.speculation.minTaskRuntime`` (default 100 ms): the least run time before a
 #: task may be speculated.

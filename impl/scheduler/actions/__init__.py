@@ -21,7 +21,7 @@ enabled. :func:`steps` is the explorer's way: every enabled action with its tabl
 the state it leads to, the guards and steps of one state sharing one
 :class:`~.kind.Context`, each step called straight from its entry, no note made; the
 enabled actions of kinds that declare what they read (``ActionKind.reads``) are remembered
-by it. Each takes the model's :class:`~yarnspec.impl.scheduler.memo.Memo` (a fresh one when
+by it. Each takes the model's :class:`~yarnspec.impl.scheduler.bookkeeping.memo.Memo` (a fresh one when
 none is given: correct, only slower).
 """
 
@@ -32,18 +32,18 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any
 
-from ..memo import MAX_ACTIONS, MAX_LISTED, Memo, Table, memo_for
-from ..node_sorting import initial_order
-from ..state import SchedulerState, initial_state
-from ..world import World
-from . import commit, environment, heartbeat, monitor, propose, resort
-from .commit import Commit, describe_proposal, ids_left
-from .environment import AddNode, Ask, Cancel, Complete, FinishApp, Launch, LoseNode, Release, Submit, Tick
-from .heartbeat import Heartbeat
-from .kind import WORLD_DOMAINS, ActionKind, Candidates, Context, StepResult
-from .monitor import Monitor
-from .propose import ProposeNode, ProposePartition
-from .resort import Resort
+from yarnspec.impl.scheduler.bookkeeping.memo import MAX_ACTIONS, MAX_LISTED, Memo, Table, memo_for
+from yarnspec.impl.scheduler.async_scheduling.node_sorting import initial_order
+from yarnspec.impl.scheduler.state import SchedulerState, initial_state
+from yarnspec.impl.scheduler.world import World
+from yarnspec.impl.scheduler.actions import commit, environment, heartbeat, monitor, propose, resort
+from yarnspec.impl.scheduler.actions.commit import Commit, describe_proposal, ids_left
+from yarnspec.impl.scheduler.actions.environment import AddNode, Ask, Cancel, Complete, FinishApp, Launch, LoseNode, Release, Submit, Tick
+from yarnspec.impl.scheduler.actions.heartbeat import Heartbeat
+from yarnspec.impl.scheduler.actions.kind import WORLD_DOMAINS, ActionKind, Candidates, Context, StepResult
+from yarnspec.impl.scheduler.actions.monitor import Monitor
+from yarnspec.impl.scheduler.actions.propose import ProposeNode, ProposePartition
+from yarnspec.impl.scheduler.actions.resort import Resort
 
 Action = (
     Submit | Ask | Cancel | Launch | Complete | Release | LoseNode | AddNode | FinishApp | Tick

@@ -2,17 +2,17 @@
 
 With asynchronous scheduling, scheduling threads leave proposals in a queue and the committer
 takes them in any order (threads interleave): ``CapacityScheduler.tryCommit`` re-checks each
-against the state as it is now (:mod:`yarnspec.impl.scheduler.async_commit`).
+against the state as it is now (:mod:`yarnspec.impl.scheduler.async_scheduling.try_commit`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..async_commit import CommitResult, commit, needs_new_id
-from ..state import NONE, Proposal, SchedulerState
-from ..world import World
-from .kind import ActionKind, Context, StepResult
+from yarnspec.impl.scheduler.async_scheduling.try_commit import CommitResult, commit, needs_new_id
+from yarnspec.impl.scheduler.state import NONE, Proposal, SchedulerState
+from yarnspec.impl.scheduler.world import World
+from yarnspec.impl.scheduler.actions.kind import ActionKind, Context, StepResult
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 Each kind is its action class, its guard and its table entry (guard, then step). The guards
 are here (they read the state through the :class:`~.kind.Context`, which works out once per
 state the container of an id and whether an application's AM runs); the steps are
-:mod:`yarnspec.impl.scheduler.environment`'s (which says what each does and where Hadoop does
+:mod:`yarnspec.impl.scheduler.environment_effects`'s (which says what each does and where Hadoop does
 it).
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import environment as env
-from .kind import (
+from yarnspec.impl.scheduler import environment_effects as env
+from yarnspec.impl.scheduler.actions.kind import (
     ALLOCATED, LIVE, RUNNING, ActionKind, Context, app_name, apps_and_containers, node_name, once, per_app,
     per_container, per_node, per_request,
 )  # fmt: skip

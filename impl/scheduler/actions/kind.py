@@ -21,11 +21,11 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from ..allocate import pass_inputs
-from ..memo import Memo
-from ..state import NONE, AppPhase, AppState, Container, ContainerState, Proposal, SchedulerState
-from ..view import View
-from ..world import World
+from yarnspec.impl.scheduler.allocation.allocate import pass_inputs
+from yarnspec.impl.scheduler.bookkeeping.memo import Memo
+from yarnspec.impl.scheduler.state import NONE, AppPhase, AppState, Container, ContainerState, Proposal, SchedulerState
+from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.world import World
 
 A = TypeVar("A", bound=Hashable)
 

@@ -1,12 +1,12 @@
 """The preemption monitor's action: one round of the policy every monitoring interval, with
-the scheduler's handling of its events (:mod:`yarnspec.impl.scheduler.monitor`)."""
+the scheduler's handling of its events (:mod:`yarnspec.impl.scheduler.monitor.scheduling_monitor`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..monitor import monitor_due, run_monitor
-from .kind import ActionKind, Context, StepResult, once
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due, run_monitor
+from yarnspec.impl.scheduler.actions.kind import ActionKind, Context, StepResult, once
 
 
 @dataclass(frozen=True, slots=True)

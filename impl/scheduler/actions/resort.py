@@ -1,12 +1,12 @@
 """The multi-node sorter's action: re-sort the candidate nodes every sorting interval
-(``MultiNodeSorter``; :mod:`yarnspec.impl.scheduler.node_sorting`)."""
+(``MultiNodeSorter``; :mod:`yarnspec.impl.scheduler.async_scheduling.node_sorting`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..node_sorting import resort, resort_due
-from .kind import ActionKind, once
+from yarnspec.impl.scheduler.async_scheduling.node_sorting import resort, resort_due
+from yarnspec.impl.scheduler.actions.kind import ActionKind, once
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from collections import Counter
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_catalogue import ProgressProperty
-from yarnspec.spec.scheduler_invariants import Invariant, Step
+from yarnspec.spec.scheduler.invariants import Invariant, Step
 
 
 def waiting_for_am(world: World, state: SchedulerState) -> bool:

@@ -1,0 +1,1 @@
+"""The ``yarnspec`` sub-commands: one module per sub-command (its options and its handler)."""

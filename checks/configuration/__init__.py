@@ -1,0 +1,1 @@
+"""What ``yarnspec config`` says about a configuration: key warnings and differences."""

@@ -1,0 +1,1 @@
+"""Explanations of what the model and the policy do, in words."""

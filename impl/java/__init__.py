@@ -1,0 +1,1 @@
+"""Java collections and hash codes whose iteration or tie order changes an answer upstream."""

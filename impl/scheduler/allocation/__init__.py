@@ -1,0 +1,1 @@
+"""One allocation: queue order, limits, requests and the scheduling mode."""

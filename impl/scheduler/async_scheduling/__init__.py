@@ -1,0 +1,1 @@
+"""Asynchronous multi-node scheduling: the commit check and node sorting."""

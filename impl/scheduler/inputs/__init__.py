@@ -1,0 +1,1 @@
+"""What a scheduler world is built from: specs, variants, settings and bounds."""

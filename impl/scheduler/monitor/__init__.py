@@ -1,0 +1,1 @@
+"""Preemption inside the scheduler: the scheduling monitor, killable containers, lazy kills."""

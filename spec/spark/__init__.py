@@ -1,0 +1,1 @@
+"""What must hold of Spark's allocator, placement strategy and task dispatch."""
