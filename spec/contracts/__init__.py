@@ -1,4 +1,4 @@
-"""The contracts an alternative implementation plugs into (DESIGN.md, "Where the new uses live").
+"""The contracts an alternative implementation plugs into (``docs/validating.md``).
 
 One small typing Protocol per pluggable part, each named after the upstream class it stands for,
 with what is observable (compared exactly, compared as a set, optional) in its docstring. Every
