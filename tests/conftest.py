@@ -22,12 +22,12 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-# Hypothesis keeps its example database in ``.hypothesis/`` under the current folder unless told
-# otherwise: keep it in the system's temporary folder (the same one run after run, so failing
-# examples are still replayed first), or where $HYPOTHESIS_STORAGE_DIRECTORY says.
-set_hypothesis_home_dir(
-    os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or Path(tempfile.gettempdir()) / "yarnspec-hypothesis"
-)
+# Hypothesis keeps its example database and caches in ``.hypothesis/`` under the current folder
+# unless told otherwise: keep them in the system's temporary folder (the same one run after run,
+# so failing examples are still replayed first), or where $HYPOTHESIS_STORAGE_DIRECTORY says. The
+# variable is set for the processes the tests start too (``yarnspec`` run from the project root).
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "yarnspec-hypothesis"))
+set_hypothesis_home_dir(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])
 
 #: What a test run may write inside the project: the environment, Python's bytecode, the tools'
 #: caches and the editable install's metadata. Everything else is the tree a test must leave as
