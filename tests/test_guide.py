@@ -1,10 +1,10 @@
 """The docs show real output: every ```console block in ``docs/*.md`` that starts with
-``$ yarnspec ...`` is re-run here (from a temporary copy of the project root's layout, so that a
-command writing a file, such as ``--trace-out livelock.json``, writes it there and not into the
-tree) and must print what the page shows,
-compared by structure rather than timings: decimal numbers (seconds, memory) and rates are
-masked, and runs of spaces or of a table's dashes count as one, since a timing of another
-width moves a table's columns on a loaded machine. Counts (states, steps) stay exact. A
+``$ yarnspec ...`` is re-run here and must print what the page shows. Each command runs in a
+temporary folder laid out as the project root (links to its entries, and ``../shared``), so a
+command that writes a file by a relative name, such as ``--trace-out livelock.json``, writes it
+there and not into the tree. Output is compared by structure rather than timings: decimal
+numbers (seconds, memory) and rates are masked, and runs of spaces or of a table's dashes count
+as one, since a timing of another width moves a table's columns on a loaded machine. Counts (states, steps) stay exact. A
 non-zero exit is shown as a last line ``[exit N]``.
 
 After a deliberate change of output, refresh the pages with
