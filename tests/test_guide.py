@@ -4,8 +4,8 @@ temporary folder laid out as the project root (links to its entries, and ``../sh
 command that writes a file by a relative name, such as ``--trace-out livelock.json``, writes it
 there and not into the tree. Output is compared by structure rather than timings: decimal
 numbers (seconds, memory) and rates are masked, and runs of spaces or of a table's dashes count
-as one, since a timing of another width moves a table's columns on a loaded machine. Counts (states, steps) stay exact. A
-non-zero exit is shown as a last line ``[exit N]``.
+as one, since a timing of another width moves a table's columns on a loaded machine. Counts
+(states, steps) stay exact. A non-zero exit is shown as a last line ``[exit N]``.
 
 After a deliberate change of output, refresh the pages with
 ``.venv/bin/python tests/test_guide.py --update``.
