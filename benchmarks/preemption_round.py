@@ -3,8 +3,8 @@
 Run as ``.venv/bin/python benchmarks/preemption_round.py`` (``--help`` for options). Each size
 is a three-level queue tree with equal capacities on one exclusive partition. Every other leaf
 uses 120% of its guarantee, the rest 50% with 60% of their guarantee pending, so the ideal
-allocation asks for about 10% of the cluster back (semantics A.5-A.6); the settings are the
-test harnesses' (per-round total and natural termination 1.0, kill wait 10 s), so the whole
+allocation asks for about 10% of the cluster back (docs/preemption.md, steps 3b and 3c); the
+settings are the test harnesses' (per-round total and natural termination 1.0, kill wait 10 s), so the whole
 10% is selected in the first round. Cluster built deterministically from a seed with the
 shared builder :func:`yarnspec.checks.suites.strategies.build_snapshot`.
 

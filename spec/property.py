@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+__all__ = ["Property", "docstring_parts"]
+
 SubjectT = TypeVar("SubjectT")
 VerdictT = TypeVar("VerdictT")
 
@@ -26,7 +28,15 @@ VerdictT = TypeVar("VerdictT")
 @dataclass(frozen=True)
 class Property(Generic[SubjectT, VerdictT]):
     """One named property: ``predicate(subject)`` says what is wrong with ``subject`` (``None``
-    or an empty list when the property holds)."""
+    or an empty list when the property holds).
+
+    >>> at_most_ten = Property("at-most-ten", "a count stays at ten or less", "an example",
+    ...                        lambda count: None if count <= 10 else f"{count} is above ten")
+    >>> at_most_ten.check(3) is None
+    True
+    >>> at_most_ten.check(12)
+    '12 is above ten'
+    """
 
     name: str
     summary: str
@@ -40,7 +50,13 @@ class Property(Generic[SubjectT, VerdictT]):
 
 def docstring_parts(predicate: Callable[..., object]) -> tuple[str, str]:
     """The summary and source of a predicate whose docstring reads ``SUMMARY Source: SOURCE.``
-    (whitespace folded, the source's final full stop dropped)."""
+    (whitespace folded, the source's final full stop dropped).
+
+    >>> def no_negative(count: int) -> str | None:
+    ...     '''A count is never negative. Source: an example.'''
+    >>> docstring_parts(no_negative)
+    ('A count is never negative.', 'an example')
+    """
     text = " ".join((predicate.__doc__ or "").split())
     summary, _, source = text.partition(" Source: ")
     return summary, source.rstrip(".")

@@ -25,6 +25,8 @@ from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant
 
+__all__ = ["INVARIANTS", "ProgressProperty", "PropertyCatalogue", "Registered", "StatePredicate"]
+
 #: The property name standing for every invariant of the catalogue (state and step invariants).
 INVARIANTS = "invariants"
 
@@ -68,7 +70,25 @@ Registered = ProgressProperty | Invariant
 
 @dataclass(frozen=True)
 class PropertyCatalogue:
-    """The progress properties and the extra invariants questions may name, by name."""
+    """The progress properties and the extra invariants questions may name, by name.
+
+    The built-in catalogue with a property of one's own, which a world file's questions may
+    then name (:func:`yarnspec.spec.worlds.world_file.load_world`'s ``properties``):
+
+    >>> from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES
+    >>> am_progress = ProgressProperty(
+    ...     "am-progress",
+    ...     premise=lambda world, state: any(app is not None and app.live and app.asks[0] > 0 for app in state.apps),
+    ...     description="a submitted application's master container is eventually allocated",
+    ... )
+    >>> mine = BUILTIN_PROPERTIES.with_properties([am_progress])
+    >>> mine.names()
+    ['invariants', 'reservation-progress', 'guarantee-progress', 'am-progress']
+    >>> mine.with_properties([am_progress])
+    Traceback (most recent call last):
+    ...
+    yarnspec.impl.errors.InputError: <properties>: property name 'am-progress' is already taken
+    """
 
     progress: Mapping[str, ProgressProperty]
     invariants: Mapping[str, Invariant] = field(default_factory=dict)

@@ -1,9 +1,11 @@
 """The docs show real output: every ```console block in ``docs/*.md`` that starts with
-``$ yarnspec ...`` is re-run here (from the project root) and must print what the page shows,
-compared by structure rather than timings: decimal numbers (seconds, memory) and rates are
-masked, and runs of spaces or of a table's dashes count as one, since a timing of another
-width moves a table's columns on a loaded machine. Counts (states, steps) stay exact. A
-non-zero exit is shown as a last line ``[exit N]``.
+``$ yarnspec ...`` is re-run here and must print what the page shows. Each command runs in a
+temporary folder laid out as the project root (links to its entries, and ``../shared``), so a
+command that writes a file by a relative name, such as ``--trace-out livelock.json``, writes it
+there and not into the tree. Output is compared by structure rather than timings: decimal
+numbers (seconds, memory) and rates are masked, and runs of spaces or of a table's dashes count
+as one, since a timing of another width moves a table's columns on a loaded machine. Counts
+(states, steps) stay exact. A non-zero exit is shown as a last line ``[exit N]``.
 
 After a deliberate change of output, refresh the pages with
 ``.venv/bin/python tests/test_guide.py --update``.
@@ -17,6 +19,8 @@ import os
 import re
 import shlex
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,22 +36,40 @@ PADDING = re.compile(r"[ \t]+")
 RULE = re.compile(r"-{2,}")
 
 
+@contextlib.contextmanager
+def _project_layout() -> Iterator[Path]:
+    """A temporary folder laid out as the project root is seen by the docs' commands: a link to
+    each entry of the root (``docs/``, ``checks/``, ...), and ``../shared`` beside it linked to the
+    shared folder. A file a command writes by a relative name lands in the temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="yarnspec-docs-") as scratch:
+        root = Path(scratch) / PROJECT_ROOT.name
+        root.mkdir()
+        for entry in PROJECT_ROOT.iterdir():
+            if entry.name not in (".git", ".venv"):
+                (root / entry.name).symlink_to(entry)
+        shared = PROJECT_ROOT.parent / "shared"
+        if shared.exists():
+            (Path(scratch) / "shared").symlink_to(shared)
+        yield root
+
+
 def render(command: str) -> str:
-    """Run one ``yarnspec ...`` command line in-process from the project root; its stdout and
-    stderr as the guide shows them."""
+    """Run one ``yarnspec ...`` command line in-process from a temporary copy of the project
+    root's layout (:func:`_project_layout`); its stdout and stderr as the guide shows them."""
     from yarnspec.checks.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     cwd = os.getcwd()
-    os.chdir(PROJECT_ROOT)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                status = main(shlex.split(command)[1:])
-            except SystemExit as exc:
-                status = int(exc.code or 0)
-    finally:
-        os.chdir(cwd)
+    with _project_layout() as root:
+        os.chdir(root)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    status = main(shlex.split(command)[1:])
+                except SystemExit as exc:
+                    status = int(exc.code or 0)
+        finally:
+            os.chdir(cwd)
     text = out.getvalue() + err.getvalue()
     if status:
         text += f"[exit {status}]\n"

@@ -1,4 +1,4 @@
-"""The dependency direction is one way: checks -> spec -> impl (DESIGN.md, layout).
+"""The dependency direction is one way: checks -> spec -> impl (docs/architecture.md).
 
 ``impl`` imports neither ``spec`` nor ``checks``; ``spec`` does not import ``checks``. Checked
 by reading every module's imports (absolute ``yarnspec.*`` and relative ones resolved).

@@ -1,5 +1,5 @@
 """z3 proofs of the arithmetic cores: the ideal-allocation fixpoint, the preemption amounts and
-Spark's container placement counts (DESIGN.md, "The z3 proofs"; docs/proofs.md).
+Spark's container placement counts (docs/proofs.md).
 
 Every encoding is written once against :mod:`.arith`, whose two backends evaluate the same
 term-building code either on Python integers (the concrete evaluator, compared with the

@@ -1,7 +1,7 @@
 """The properties of one level, in words and as goals (docs/proofs.md lists them with bounds).
 
 Each property quantifies over every input of its domain (:mod:`.domain`). Where a property as
-first stated (DESIGN.md and the brief) is false for the real code, the stated version is kept
+first stated (in the project's design note, ``docs/sources.md``) is false for the real code, the stated version is kept
 as a *finding*: it ends in a counterexample that the reference replays, and the corrected
 property next to it is the one proved.
 """

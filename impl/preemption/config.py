@@ -1,4 +1,5 @@
-"""The preemption monitor's settings: Hadoop's keys, defaults and validation (semantics A.1).
+"""The preemption monitor's settings: Hadoop's keys, defaults and validation
+(``CapacitySchedulerConfiguration``'s preemption keys; semantics A.1).
 
 :meth:`PreemptionConfig.from_properties` reads the real property names from any mapping of
 strings (a parsed ``capacity-scheduler.xml`` / ``yarn-site.xml``, or a case's ``conf``) and

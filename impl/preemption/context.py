@@ -1,4 +1,5 @@
-"""Everything one round's selectors share, built once at the start of the round (semantics A.2)."""
+"""Everything one round's selectors share, built once at the start of the round (Hadoop
+``CapacitySchedulerPreemptionContext``; semantics A.2)."""
 
 from __future__ import annotations
 

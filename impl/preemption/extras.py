@@ -1,4 +1,5 @@
-"""Untouchable and preemptable extra: how much of a queue's over-use may be taken (semantics A.4).
+"""Untouchable and preemptable extra: how much of a queue's over-use may be taken (Hadoop
+``TempQueuePerPartition.updatePreemptableExtras``; semantics A.4).
 
 ``extra = used - guaranteed`` (0 if it compares below 0). A queue without children puts its
 extra under ``untouchable`` when preemption is disabled for it and under ``preemptable``

@@ -1,5 +1,6 @@
 """The FIFO candidates selector, and with ``balance=True`` the balance-after-satisfied selector
-(semantics A.8, A.9, A.11).
+(Hadoop ``FifoCandidatesSelector.selectCandidates``, the latter with
+``allowQueuesBalanceAfterAllQueuesSatisfied``; semantics A.8, A.9, A.11).
 
 For every leaf with something to obtain: containers that run on a partition they did not ask
 for (ignore-exclusivity) first, newest first; then the applications in preemption order, each

@@ -1,4 +1,5 @@
-"""Mark, then kill after a wait: the events a round sends and the marks it remembers (semantics A.12).
+"""Mark, then kill after a wait: the events a round sends and the marks it remembers (Hadoop
+``ProportionalCapacityPreemptionPolicy.preemptOrkillSelectedContainerAfterWait``; semantics A.12).
 
 A chosen container is first marked for preemption (its application may give it up itself);
 if a later round chooses it again once its selector's wait has passed since the mark, it is

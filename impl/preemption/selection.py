@@ -1,7 +1,8 @@
 """What all selectors of one round share: the chosen containers, the budget and the try rule.
 
 A container is chosen at most once per round, over all selectors; every choice is charged to
-the one round budget (``cluster x total_preemption_per_round``, semantics A.2, A.3).
+the one round budget (``cluster x total_preemption_per_round``, Hadoop
+``CapacitySchedulerPreemptionUtils.tryPreemptContainerAndDeductResToObtain``; semantics A.2, A.3).
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""What a selector actually tries to take from each leaf, per partition (semantics A.7, A.9).
+"""What a selector actually tries to take from each leaf, per partition (Hadoop
+``PreemptableResourceCalculator.calculateResToObtainByPartitionForLeafQueues`` and
+``CapacitySchedulerPreemptionUtils.deductPreemptableResourcesBasedSelectedCandidates``;
+semantics A.7, A.9).
 
 Two dampers stand between the target and the amount taken: the dead zone (a leaf that uses at
 most ``guaranteed x (1 + max_ignored_over_capacity)`` gives nothing) and natural termination

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+__all__ = ["Call", "Answer"]
+
 
 @dataclass(frozen=True)
 class Call:

@@ -15,6 +15,8 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields
 
+__all__ = ["OP", "SELECTORS", "CONTAINER_ID", "SelectorAnswer", "CandidateSelector", "RULES", "compare", "invariants"]
+
 OP = "select_candidates"
 #: The selectors a ``selector`` input may name (the reference's names for Hadoop's classes).
 SELECTORS = ("fifo", "reserved", "fifo-balance")

@@ -16,6 +16,8 @@ from typing_extensions import NotRequired
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import FieldRule, compare_fields
 
+__all__ = ["OP", "NodeJson", "SortingAnswer", "NodeSortingPolicy", "RULES", "compare", "invariants"]
+
 OP = "sort_nodes"
 
 

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+__all__ = ["Comparison", "FieldRule", "same", "compare_fields"]
+
 
 class Comparison(enum.Enum):
     """How one field's two values are compared."""

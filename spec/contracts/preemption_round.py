@@ -14,6 +14,21 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields
 
+__all__ = [
+    "RESET",
+    "OP",
+    "MARK",
+    "KILLABLE",
+    "OBSERVE_ONLY_KEY",
+    "RoundSetup",
+    "PreemptionEventJson",
+    "RoundAnswer",
+    "PreemptionRound",
+    "RULES",
+    "compare",
+    "invariants",
+]
+
 RESET = "reset"
 OP = "edit_schedule"
 MARK = "MARK_CONTAINER_FOR_PREEMPTION"

@@ -12,6 +12,8 @@ from yarnspec.spec.contracts import candidate_selector, node_sorting, preemption
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import FieldRule
 
+__all__ = ["Compare", "Invariants", "Contract", "CONTRACTS", "contract_named"]
+
 Compare = Callable[[Call, dict[str, Any], dict[str, Any]], list[str]]
 Invariants = Callable[[Sequence[Call], Sequence[Answer]], list[str]]
 

@@ -13,6 +13,8 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import FieldRule, compare_fields
 
+__all__ = ["RESET", "STEP", "SchedulerObservation", "Scheduler", "RULES", "compare", "invariants"]
+
 RESET = "reset"
 STEP = "step"
 

@@ -15,6 +15,20 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields, same
 
+__all__ = [
+    "RESET",
+    "STEP_OPS",
+    "LaunchedTask",
+    "TaskSetState",
+    "Observation",
+    "TaskDispatchDriver",
+    "TOP_RULES",
+    "TASK_SET_RULES",
+    "RULES",
+    "compare",
+    "invariants",
+]
+
 RESET = "reset"
 
 #: The step ops: the taskset case vocabulary's ops (PROTOCOL.md), plus ``check_speculatable``

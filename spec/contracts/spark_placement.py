@@ -17,6 +17,20 @@ from yarnspec.spec.spark.allocator import placement_output_valid
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields
 
+__all__ = [
+    "OP",
+    "PendingRequest",
+    "PlacementRequest",
+    "PlacementAnswer",
+    "ContainerPlacementStrategy",
+    "RULES",
+    "ORDERED_HINTS",
+    "HASH_ORDER_RULES",
+    "compare",
+    "placement_input",
+    "invariants",
+]
+
 OP = "locality_of_requested_containers"
 
 

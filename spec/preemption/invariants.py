@@ -3,8 +3,9 @@
 Each predicate takes a :class:`Round` (the snapshot, the configuration, the calculator, the
 policy state the round started from and the :class:`RoundResult` it returned) and returns the
 list of :class:`Violation` s it finds; an empty list means the property holds. Every property
-states what the semantics (``../shared/semantics/hadoop-preemption.md``, "semantics A.x") and
-the seed articles promise, no more and no less: where Hadoop's rules allow an overshoot (the
+states what the project's Hadoop preemption note ("semantics A.x", by section: its notes on
+``ProportionalCapacityPreemptionPolicy`` and its selectors, outside this repository and keyed in
+``docs/sources.md``) and the source articles ("seed 00N") promise, no more and no less: where Hadoop's rules allow an overshoot (the
 last container taken from a queue, the natural-termination rounding, the strict deduction of
 earlier selections) the predicate allows exactly that overshoot and nothing else.
 

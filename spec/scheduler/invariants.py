@@ -17,8 +17,9 @@ The stored counters (node used and free; queue, user and application used, reser
 and AM used) are compared with what they should sum (containers, applications, children,
 outstanding requests): the model stores them as Hadoop does, so these checks are real.
 
-The list covers the properties of DESIGN.md and those of YuniKorn's randomized accounting
-checker: queue = sum of children (``parent-is-sum-of-children``), leaf = sum of apps
+The list covers the safety properties of the project's design note ("Source: DESIGN.md"
+below; the note is outside this repository, ``docs/sources.md`` quotes them) and those of
+YuniKorn's randomized accounting checker: queue = sum of children (``parent-is-sum-of-children``), leaf = sum of apps
 (``leaf-is-sum-of-apps``), never negative (``no-negative-usage``) or over maximum
 (``allocation-within-queue-max``), user usage = sum of owned apps (``user-is-sum-of-apps``),
 node = sum of its allocations (``node-used-is-sum-of-containers``), pending = sum of asks

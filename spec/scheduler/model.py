@@ -202,8 +202,8 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
 
         ``guarantee-progress``: a leaf queue with a pending container that would keep it within
         its guarantee (allocated, that is used less reserved, plus the container fits in the
-        guarantee) eventually gets it or stops asking (DESIGN: "a queue under its guarantee with
-        pending demand eventually gains"). Seed 002: violated when preemption frees pieces the
+        guarantee) eventually gets it or stops asking (the design note's progress property, ``docs/sources.md``:
+        "a queue under its guarantee with pending demand eventually gains"). Seed 002: violated when preemption frees pieces the
         large request never fits and the lender takes them back, round after round."""
         if not self._with_progress:
             return []

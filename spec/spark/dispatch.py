@@ -1,5 +1,6 @@
-"""What must hold of Spark task dispatch (DESIGN.md, properties: "a Spark task runs at most once
-at a time and only at an allowed locality"; "every pending Spark task is eventually launched").
+"""What must hold of Spark task dispatch (the design note's properties, ``docs/sources.md``: "a
+Spark task runs at most once at a time and only at an allowed locality"; "every pending Spark
+task is eventually launched"), over Spark's ``TaskSetManager`` and ``TaskSchedulerImpl``.
 
 Style: every invariant is a function of the state it judges that returns a list of violation
 messages, empty when the property holds. Messages name the task set (``stage.attempt``), the

@@ -52,6 +52,8 @@ NODE_EVENTS = frozenset({"lose-node", "add-node"})
 DEFAULT_VARIANT = "default"
 #: A world variant's keys that are its answer to the questions, not its world.
 ANSWER_KEYS = ("expect", "why")
+__all__ = ["WorldFile", "Units", "load_world", "read_toml", "world_schema_text", "TITLE_PREFIX", "EVENTS", "DEFAULT_VARIANT"]
+
 _SORTING_CLASSES = {"resource-usage": "ResourceUsageMultiNodeLookupPolicy", "usage-ratio": "ResourceUsageRatioMultiNodeLookupPolicy"}
 _HADOOP_POLICY_PACKAGE = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement."
 
@@ -94,7 +96,24 @@ def load_world(
     one) is named by its ``name`` and keeps its story as written; a user's is named
     ``world:<path>`` and its story says what a unit is. ``origin`` says where it comes from
     (default: its path). A catalogue world is not checked against the schema here: a test
-    checks the shipped files once, and jsonschema is then not loaded at every start."""
+    checks the shipped files once, and jsonschema is then not loaded at every start.
+
+    A shipped world file read as a user's own (named after its path):
+
+    >>> from importlib import resources
+    >>> path = str(resources.files("yarnspec.spec.worlds") / "two-queues.toml")
+    >>> world = load_world(path)
+    >>> world.scenario.name == f"world:{path}"
+    True
+    >>> world.units.describe()
+    '1 unit = 1024 MB, 1 vcore (the minimum allocation)'
+    >>> [(v.name, v.property, v.expected) for v in world.scenario.variants]
+    [('heartbeat', 'invariants', 'holds'), ('async', 'invariants', 'holds')]
+    >>> load_world("no-such-world.toml")
+    Traceback (most recent call last):
+    ...
+    yarnspec.impl.errors.InputError: no-such-world.toml: cannot read: No such file or directory
+    """
     source = str(path)
     document = read_toml(source)
     if not catalogue:
