@@ -34,6 +34,7 @@ from yarnspec.checks.explore import ExploreResult, FixedVariant, emit_test
 from yarnspec.checks.explore.result import HOLDS
 from yarnspec.checks.render import files as render_files
 from yarnspec.checks.suites.scenarios import ScenarioOutcome, explore_variant, simulate_variant
+from yarnspec.checks.special_files import refuse_special
 from yarnspec.checks.worlds.plugins import MODEL_FACTORY as PLUGIN_MODEL_FACTORY
 from yarnspec.checks.worlds.plugins import find_any_scenario, plugin_scenarios
 from yarnspec.checks.worlds.world_arguments import MODEL_FACTORY as WORLD_MODEL_FACTORY
@@ -98,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     scenario = _chosen(args)
     variant = scenario.variant(args.variant, SOURCE, "--variant")
+    _check_output_paths(args)
     if args.simulate:
         _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry", "time_limit", "progress_every"), "does not apply to --simulate")
         seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)
@@ -175,9 +177,17 @@ def _bounds(scenario: Scenario, args: argparse.Namespace) -> ExploreBounds:
     return ExploreBounds(depth, states, default.symmetry and not args.no_symmetry)
 
 
+def _check_output_paths(args: argparse.Namespace) -> None:
+    """Refuse, before any work, an output named empty or naming a FIFO, a device or a folder
+    (:func:`~yarnspec.checks.special_files.refuse_special`)."""
+    for option, path in (("--trace-out", args.trace_out), ("--emit-test", args.emit_test)):
+        refuse_special(path, option)
+    render_files.check_paths(args)
+
+
 def _write_outputs(outcome: ScenarioOutcome, args: argparse.Namespace) -> None:
     """Write the trace and the regression test when asked; say on stderr what was written."""
-    wanted = [(option, path) for option, path in (("--trace-out", args.trace_out), ("--emit-test", args.emit_test)) if path]
+    wanted = [(option, path) for option, path in (("--trace-out", args.trace_out), ("--emit-test", args.emit_test)) if path is not None]
     if not wanted:
         return
     trace = outcome.trace
@@ -185,6 +195,7 @@ def _write_outputs(outcome: ScenarioOutcome, args: argparse.Namespace) -> None:
         print(f"explore: no counterexample, so nothing was written to {', '.join(p for _, p in wanted)}", file=sys.stderr)
         return
     for option, path in wanted:
+        refuse_special(path, option)  # again: the path may have changed during the search
         try:
             if option == "--trace-out":
                 trace.save(path)

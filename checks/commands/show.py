@@ -32,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load, replay, print and write; returns 0 (an :class:`InputError` propagates)."""
     source = args.trace
+    render_files.check_paths(args)
     trace = Trace.load(source)
     model = model_of(trace, source)
     reproduced = replay(model, trace, source)

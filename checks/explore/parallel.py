@@ -35,11 +35,13 @@ from yarnspec.spec.transition_system import TransitionSystem, first_violation
 from yarnspec.checks.explore.arguments import whole_number
 from yarnspec.checks.explore.backends import Backend, InlineBackend, ProcessBackend
 from yarnspec.checks.explore.bfs import GC_FIRST_GENERATION
-from yarnspec.checks.explore.checkpoint import Checkpoint, header
+from yarnspec.checks.explore.checkpoint import Checkpoint, Counts, header
 from yarnspec.checks.explore.coverage import Coverage
 from yarnspec.checks.explore.fingerprint import collision_probability
 from yarnspec.checks.explore.model_source import ModelSource
 from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, Candidates, Expansion, SearchOptions, Tag
+from yarnspec.checks.explore.partition_snapshot import Restored
+from yarnspec.checks.explore.state_data import printable
 from yarnspec.checks.explore.progress import ProgressLine
 from yarnspec.checks.explore.result import ExploreResult, Stats, Verdict, peak_rss_bytes
 from yarnspec.checks.explore.timing import Clock, print_profile, profile_requested
@@ -77,6 +79,7 @@ class _Run:
     timed_out: bool = False
     symmetry: bool = False
     workers: int = 1
+    routing: str = ROUTE_BY_HASH
 
 
 def explore_partitioned(
@@ -126,7 +129,7 @@ def explore_partitioned(
     if checkpoint is not None:
         Checkpoint.check_writable(checkpoint)
     line = ProgressLine(enabled=show_progress, log_interval=progress_every)
-    run = _Run(symmetry=symmetry, workers=workers)
+    run = _Run(symmetry=symmetry, workers=workers, routing=routing)
     pool: Backend | None = None
     path: tuple[list[Any], list[Any]] | None = None
     figures: list[Any] = []
@@ -137,8 +140,8 @@ def explore_partitioned(
             pool = backend(workers, source, options)
         saver = _Saver(checkpoint, checkpoint_every, identity, pool, run)
         search = _Coordinator(model, pool, run, symmetry, max_depth, max_states, deadline, line, saver)
-        if restored is not None:
-            search.restore(restored)
+        if restored is not None and resume is not None:
+            search.restore(restored, resume, fingerprints)
         else:
             with clock.phase("probe"):
                 search.choose_routing(options)
@@ -154,6 +157,17 @@ def explore_partitioned(
             pool.close(wait=False)
         run.truncated, run.violation = True, None
         run.notes.append("interrupted (Ctrl-C): the figures are those of the levels finished by then")
+    except Exception as exc:
+        if resume is None or isinstance(exc, InputError):
+            raise
+        # The resumed states passed every check and the model failed on their successors: a
+        # forged checkpoint whose parts fit together (a run without --resume shows a real fault).
+        last = (str(exc).strip().splitlines() or [""])[-1][:200]
+        raise InputError(
+            resume, "--resume",
+            f"the search failed on states from this checkpoint ({type(exc).__name__}: {printable(last)}); "
+            "resume only from checkpoints this yarnspec wrote, or run again without --resume",
+        ) from None
     finally:
         gc.set_threshold(*thresholds)
         line.close()
@@ -235,6 +249,7 @@ class _Coordinator:
         self.max_depth, self.max_states, self.deadline, self.line = max_depth, max_states, deadline, line
         self.saver = saver
         self.initial: list[Any] = list(model.initial_states())
+        self.resumed_from: str | None = None
 
     def everyone(self, method: str, *args: Any) -> list[Any]:
         """Call ``method(*args)`` on every partition."""
@@ -252,16 +267,43 @@ class _Coordinator:
         probes = self.everyone("probe", PROBE_STATES)
         if any(probe != probes[0] for probe in probes):
             self.everyone("set_routing", ROUTE_BY_FINGERPRINT)
+            self.run_.routing = ROUTE_BY_FINGERPRINT
             self.run_.notes.append(
                 "keys hash differently in each process (None or other address-hashed values in them), "
                 "so states are routed by their 64-bit fingerprint, which costs time"
             )
 
-    def restore(self, checkpoint: Checkpoint) -> None:
-        """Continue from ``checkpoint``."""
-        for name, value in checkpoint.counters.items():
-            setattr(self.run_, name, value)
-        self.pool.call("restore", [(snapshot,) for snapshot in checkpoint.partitions])
+    def restore(self, checkpoint: Checkpoint, path: str, fingerprints: bool) -> None:
+        """Continue from ``checkpoint`` (read from ``path``): each partition checks and takes
+        its segment, then the counts are checked across them; one :class:`InputError` for
+        the first fault (nothing is explored from a checkpoint that fails a check)."""
+        counts, run = checkpoint.counts, self.run_
+        if counts.routing != run.routing and not fingerprints:
+            self.everyone("set_routing", counts.routing)
+        answers: list[Restored] = self.pool.call("restore", [(segment,) for segment in checkpoint.partitions])
+        for answer in answers:
+            if answer.fault is not None:
+                raise InputError(path, "--resume", answer.fault)
+        stored = [answer.stored for answer in answers]
+        figures = (("states", sum(stored), counts.stored), ("frontier states", sum(a.frontier for a in answers), counts.frontier))
+        for what, held, said in figures:
+            if held != said:
+                raise InputError(path, "--resume", f"the partitions hold {held:,} {what}, the header counts {said:,}")
+        for partition, answer in enumerate(answers):
+            for target, needed in enumerate(answer.needed):
+                if needed > stored[target]:
+                    raise InputError(
+                        path, "--resume",
+                        f"partition {partition} links to state {needed - 1} of partition {target}, which holds {stored[target]:,}",
+                    )  # fmt: skip
+        run.stored, run.transitions, run.depth = counts.stored, counts.transitions, counts.depth
+        run.complete_depth, run.frontier, run.routing = counts.complete_depth, counts.frontier, counts.routing
+        run.initial_done = True
+        self.resumed_from = path
+        if self.max_states is not None and run.stored > self.max_states:
+            run.notes.append(
+                f"the checkpoint holds {run.stored:,} states, more than --max-states {self.max_states:,}: nothing more was explored"
+            )
 
     def run(self) -> None:
         """Seed the initial states (unless resumed), then run levels until done or stopped;
@@ -306,7 +348,8 @@ class _Coordinator:
     def _level(self) -> bool:
         """One level; ``False`` when the run stops within it."""
         run = self.run_
-        room = sys.maxsize if self.max_states is None else self.max_states - run.stored
+        # a run resumed with a smaller bound than its checkpoint's states stops at once
+        room = sys.maxsize if self.max_states is None else max(0, self.max_states - run.stored)
         if self.max_depth is not None and run.depth >= self.max_depth:
             room = 0
         run.complete_depth = run.depth
@@ -376,8 +419,10 @@ class _Coordinator:
     def path_to(self, partition: int, index: int) -> tuple[list[Any], list[Any]]:
         """The states and actions from an initial state to the one stored at ``index`` in
         ``partition``, re-executed from the recorded positions."""
-        positions = []
+        positions: list[int] = []
         while partition != ROOT:
+            if len(positions) > self.run_.stored:  # only a checkpoint's links can go round in a circle
+                raise InputError(self.resumed_from or "explore", "--resume", "the parent links of the checkpoint go round in a circle")
             parent, parent_index, position = self.one(partition, "entry", index)
             positions.append(position)
             partition, index = parent, parent_index
@@ -385,7 +430,13 @@ class _Coordinator:
         states = [self.initial[positions[0]]]
         actions = []
         for position in positions[1:]:
-            action, state = list(self.model.successors(states[-1]))[position]
+            listed = list(self.model.successors(states[-1]))
+            if position >= len(listed):
+                raise InputError(
+                    self.resumed_from or "explore", "--resume",
+                    f"a parent link names successor {position} of a state with {len(listed)}: the checkpoint is not of this search",
+                )  # fmt: skip
+            action, state = listed[position]
             actions.append(action)
             states.append(state)
         return states, actions
@@ -404,7 +455,8 @@ class _Saver:
             return
         if not force and (self.every is None or time.perf_counter() - self.last < self.every):
             return
-        counters = {name: getattr(self.run, name) for name in ("stored", "transitions", "depth", "complete_depth", "frontier", "initial_done")}
+        run = self.run
+        counts = Counts(run.stored, run.transitions, run.depth, run.complete_depth, run.frontier, run.routing)
         snapshots = self.pool.call("snapshot", [()] * self.pool.count)
-        Checkpoint(self.identity, counters, snapshots).save(self.path)
+        Checkpoint(self.identity, counts, snapshots).save(self.path)
         self.last = time.perf_counter()

@@ -58,6 +58,8 @@ from yarnspec.checks.explore.bfs import GC_FIRST_GENERATION, _keys_bytes
 from yarnspec.checks.explore.coverage import Coverage
 from yarnspec.checks.explore.fingerprint import KeyEncoder, fingerprint
 from yarnspec.checks.explore.model_source import ModelSource
+from yarnspec.checks.explore.partition_snapshot import ROOT, Held, Restored, decode_held, encode_held, needed_states
+from yarnspec.checks.explore.state_data import FormatError, printable
 from yarnspec.checks.explore.timing import Clock
 from yarnspec.checks.explore.wire import ChannelDecoder, ChannelEncoder, dumps, loads
 
@@ -78,8 +80,6 @@ GC_MIDDLE_GENERATION = 100
 
 #: A candidate's tag: (rank of the parent, position in its successor list).
 Tag = tuple[int, int]
-#: The parent of an initial state.
-ROOT = -1
 
 
 @dataclass(frozen=True)
@@ -515,21 +515,55 @@ class Partition:
         gc.set_threshold(GC_FIRST_GENERATION, GC_MIDDLE_GENERATION, gc.get_threshold()[2])
 
     def snapshot(self) -> bytes:
-        """Everything this partition holds between levels (for a checkpoint), pickled."""
-        return dumps({
-            "index": self.index, "seen": self.seen, "parent_part": self.parent_part,
-            "parent_index": self.parent_index, "position": self.position, "frontier": self.frontier,
-            "coverage": self.coverage,
-        })  # fmt: skip
+        """Everything this partition holds between levels, for a checkpoint: one segment of
+        the data encoding (:func:`~.partition_snapshot.encode_held`)."""
+        held = Held(self.seen, self.parent_part, self.parent_index, self.position, self.frontier, self.coverage)
+        return encode_held(self.index, held, self.options.fingerprints)
 
-    def restore(self, data: bytes) -> int:
-        """Continue from a :meth:`snapshot`; returns the frontier's size."""
-        snapshot = loads(data)
-        self.seen = snapshot["seen"]
-        self.parent_part, self.parent_index = snapshot["parent_part"], snapshot["parent_index"]
-        self.position, self.frontier = snapshot["position"], snapshot["frontier"]
+    def restore(self, data: bytes) -> Restored:
+        """Continue from a :meth:`snapshot`, once it is checked (the module
+        :mod:`.partition_snapshot`'s checks, then with the model: every frontier state's key
+        was visited here and is owned here, and the model can expand it). A segment that
+        fails a check changes nothing and is reported in :attr:`Restored.fault`."""
+        model = self.model
+        kinds = None if self.coverage is None else self.coverage.kinds
+        roots = {__name__.partition(".")[0], type(model).__module__.partition(".")[0]}
+        try:
+            initial = len(list(model.initial_states()))
+            held = decode_held(data, self.index, self.count, self.options.fingerprints, kinds, initial, roots)
+        except FormatError as exc:
+            return Restored(fault=f"partition {self.index}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a value whose hash or comparison fails: a forged file
+            return Restored(fault=f"partition {self.index}: cannot read it ({type(exc).__name__}: {printable(str(exc)[:200])})")
+        fault = self._check_frontier(held)
+        if fault is not None:
+            return Restored(fault=f"partition {self.index}: {fault}")
+        self.seen, self.frontier = held.seen, held.frontier
+        self.parent_part, self.parent_index, self.position = held.parent_part, held.parent_index, held.position
         self._best, self._held = {}, [{} for _ in range(self.count)]
-        self.ahead.clear()
-        if self.coverage is not None and snapshot["coverage"] is not None:
-            self.coverage = snapshot["coverage"]
-        return len(self.frontier)
+        if held.coverage is not None:
+            self.coverage = held.coverage
+        return Restored(len(held.seen), len(held.frontier), needed_states(held, self.count))
+
+    def _check_frontier(self, held: Held) -> str | None:
+        """Why ``held``'s frontier cannot be this partition's (see :meth:`restore`), or
+        ``None``; its successors are then computed ahead for the first level."""
+        seen, ahead = self.seen, self.ahead
+        self.seen = held.seen  # what the look-ahead's freshness test reads
+        ahead.clear()
+        try:
+            for rank, _, state in held.frontier:
+                key, owner = self.key(state)
+                if owner != self.index:
+                    return f"the frontier state of rank {rank} belongs to partition {owner}: it was routed otherwise"
+                if key not in held.seen:
+                    return f"the frontier state of rank {rank} is not among the visited keys"
+            ahead.plan([(index, state) for _, index, state in held.frontier])
+            while ahead.step():
+                pass
+        except Exception as exc:  # noqa: BLE001 - a state the model cannot read is a damaged checkpoint
+            ahead.clear()
+            return f"a frontier state the model cannot expand ({type(exc).__name__}: {printable(str(exc)[:200])})"
+        finally:
+            self.seen = seen
+        return None

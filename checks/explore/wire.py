@@ -6,6 +6,11 @@ scheduler's states do): that value belongs to the process that computed it (stri
 the cache is filled. :func:`dumps` therefore writes a dataclass as its class and its compared
 fields only, and :func:`loads` rebuilds it without running ``__init__``, leaving every cache
 empty for the receiving process to fill. Everything else pickles as usual.
+
+Only yarnspec's own processes read what this module writes, at once: the pipes between the
+coordinator and its worker processes, and Ray's object store between its actors. Nothing here
+is written to or read from a file, and nothing a user passes is unpickled: checkpoints are
+written in the data encoding of :mod:`.state_data`.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from yarnspec.checks.explore.trace import Trace
+from yarnspec.checks.special_files import refuse_special
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.transition_system import TransitionSystem
 
@@ -40,8 +41,21 @@ def dot_limit(args: argparse.Namespace, source: str) -> int:
     return int(text)
 
 
+#: The options naming a file this module writes.
+OUTPUTS = ("--html", "--dot", "--itf")
+
+
+def check_paths(args: argparse.Namespace) -> None:
+    """An :class:`InputError` for an output named empty (``--html ''``) or naming a FIFO, a
+    device or a folder (:func:`~yarnspec.checks.special_files.refuse_special`): checked before
+    any work, so a run cannot end by hanging on its output or by writing nothing silently."""
+    for option in OUTPUTS:
+        refuse_special(getattr(args, option[2:]), option)
+
+
 def write_pictures(args: argparse.Namespace, trace: Trace | None, model: TransitionSystem[Any, Any], source: str) -> list[str]:
     """Write the files asked for; the lines to say on stderr (what was written, or why not)."""
+    check_paths(args)
     limit = dot_limit(args, source)
     said: list[str] = []
     writers: list[tuple[str, str | None, Callable[[], str]]] = []
@@ -58,8 +72,9 @@ def write_pictures(args: argparse.Namespace, trace: Trace | None, model: Transit
         writers.append(("--dot", args.dot, lambda: graph.text if graph is not None else ""))
     names = {"--html": "trace viewer", "--itf": "ITF trace", "--dot": "state graph"}
     for option, path, text in writers:
-        if not path:
+        if path is None:
             continue
+        refuse_special(path, option)
         try:
             Path(path).write_text(text(), encoding="utf-8")
         except OSError as exc:

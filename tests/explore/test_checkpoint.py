@@ -46,7 +46,7 @@ def test_a_resumed_run_ends_with_the_uninterrupted_counts(tmp_path: Path, bound:
 def test_a_checkpoint_of_another_model_or_options_is_refused(tmp_path: Path) -> None:
     saved = tmp_path / "run.ckpt"
     explore_partitioned(toy_source(3, 3, 2), backend=inline, max_states=20, checkpoint=str(saved), show_progress=False)
-    with pytest.raises(InputError, match=r"written for model .* this run has"):
+    with pytest.raises(InputError, match=r"written for model.arguments.capacity 2, this run has 3$"):
         explore_partitioned(toy_source(3, 3, 3), backend=inline, resume=str(saved), show_progress=False)
     with pytest.raises(InputError, match="written for symmetry false, this run has true"):
         explore_partitioned(toy_source(3, 3, 2), backend=inline, symmetry=True, resume=str(saved), show_progress=False)
@@ -62,9 +62,9 @@ def test_a_foreign_or_damaged_file_is_one_error(tmp_path: Path) -> None:
     saved = tmp_path / "run.ckpt"
     explore_partitioned(toy_source(3, 3, 2), backend=inline, max_states=20, checkpoint=str(saved), show_progress=False)
     saved.write_bytes(saved.read_bytes()[:-40])
-    with pytest.raises(InputError, match="damaged"):
+    with pytest.raises(InputError, match="truncated: the header announces"):
         explore_partitioned(toy_source(3, 3, 2), backend=inline, resume=str(saved), show_progress=False)
-    with pytest.raises(InputError, match="cannot read"):
+    with pytest.raises(InputError, match="no such file"):
         explore_partitioned(toy_source(3, 3, 2), backend=inline, resume=str(tmp_path / "none"), show_progress=False)
 
 
@@ -120,3 +120,149 @@ def test_checking_a_checkpoint_path_leaves_nothing_behind(tmp_path: Path) -> Non
     (tmp_path / "run.ckpt.partial").write_bytes(b"left by an interrupted write")
     Checkpoint.check_writable(tmp_path / "run.ckpt")  # replaced when a checkpoint is written
     assert [p.name for p in tmp_path.iterdir()] == ["run.ckpt.partial"]
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_a_resume_with_fewer_max_states_than_the_checkpoint_holds_stops_at_once(tmp_path: Path, count: int) -> None:
+    """Regression (issue 31): ``--workers 2`` resumed with a smaller ``--max-states`` ended in
+    ``IndexError`` (a negative room for the level's cut). It now stops at once, bounded, with
+    the checkpoint's figures and a note."""
+    source = toy_source(3, 3, 2)
+    saved = tmp_path / "run.ckpt"
+    first = explore_partitioned(source, workers=count, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    held = Checkpoint.load(saved, {}).counts
+    resumed = explore_partitioned(source, workers=count, backend=inline, max_states=20, resume=str(saved), show_progress=False)
+    assert resumed.verdict.status == "bounded"
+    assert resumed.stats.distinct_states == held.stored and resumed.stats.depth == held.depth
+    assert any(f"holds {held.stored:,} states, more than --max-states 20" in note for note in resumed.notes)
+    assert first.stats.distinct_states == 60
+
+
+def test_the_command_line_with_two_worker_processes_resumes_with_fewer_max_states(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = str(tmp_path / "adc.ckpt")
+    arguments = ["explore", "async-double-commit", "--variant", "yarn-8127", "--workers", "2"]
+    assert main([*arguments, "--max-states", "150", "--checkpoint", saved]) == 0
+    capsys.readouterr()
+    assert main([*arguments, "--max-states", "100", "--resume", saved, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["verdict"], result["distinct_states"], result["depth"]) == ("bounded", 132, 9)
+    assert any("more than --max-states 100: nothing more was explored" in note for note in result["notes"])
+
+
+def test_a_checkpoint_of_a_changed_world_file_is_refused_naming_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", "async-double-commit", "--print-world"]) == 0
+    world = tmp_path / "world.toml"
+    world.write_text(capsys.readouterr().out)
+    saved = str(tmp_path / "w.ckpt")
+    arguments = ["explore", "--world", str(world), "--variant", "yarn-8127"]
+    assert main([*arguments, "--max-states", "60", "--checkpoint", saved]) == 0
+    assert main([*arguments, "--max-states", "90", "--resume", saved]) == 0
+    capsys.readouterr()
+    world.write_text(world.read_text() + "\n# edited\n")
+    assert main([*arguments, "--max-states", "90", "--resume", saved]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert f"--resume: the world file {world} changed since the checkpoint was written (its SHA-256 is " in error
+
+
+def _rewrite(saved: Path, edit: Any, reseal: bool) -> None:
+    """Edit the header of a checkpoint (with the digest recomputed when ``reseal``)."""
+    from yarnspec.checks.explore.checkpoint import _digest
+
+    first, body = saved.read_bytes().split(b"\n", 1)
+    header = json.loads(first)
+    edit(header)
+    if reseal:
+        header["body"]["sha256"] = _digest(header, body)
+    saved.write_bytes(json.dumps(header, sort_keys=True).encode() + b"\n" + body)
+
+
+def test_an_edited_count_is_damage_and_a_forged_one_fails_the_checks_across_partitions(tmp_path: Path) -> None:
+    saved = tmp_path / "run.ckpt"
+    explore_partitioned(toy_source(3, 3, 2), workers=3, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    original = saved.read_bytes()
+
+    def more(header: dict[str, Any]) -> None:
+        header["counts"]["stored"] += 1
+
+    _rewrite(saved, more, reseal=False)
+    with pytest.raises(InputError, match="damaged: the SHA-256 digest of the header and body"):
+        explore_partitioned(toy_source(3, 3, 2), workers=3, backend=inline, resume=str(saved), show_progress=False)
+    saved.write_bytes(original)
+    _rewrite(saved, more, reseal=True)
+    with pytest.raises(InputError, match=r"the partitions hold 46 states, the header counts 47$"):
+        explore_partitioned(toy_source(3, 3, 2), workers=3, backend=inline, resume=str(saved), show_progress=False)
+
+
+def test_states_routed_otherwise_are_refused_not_explored_twice(tmp_path: Path) -> None:
+    """The routing is saved with the counts and restored; a checkpoint whose states would be
+    owned by other partitions under its routing is refused (each would be visited again)."""
+    saved = tmp_path / "run.ckpt"
+    explore_partitioned(toy_source(3, 3, 2), workers=3, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    assert Checkpoint.load(saved, {}).counts.routing == "hash"
+
+    def routed(header: dict[str, Any]) -> None:
+        header["counts"]["routing"] = "fingerprint"
+
+    _rewrite(saved, routed, reseal=True)
+    with pytest.raises(InputError, match=r"--resume: partition \d: the frontier state of rank \d+ belongs to partition \d: it was routed otherwise"):
+        explore_partitioned(toy_source(3, 3, 2), workers=3, backend=inline, resume=str(saved), show_progress=False)
+
+
+def test_the_file_is_a_json_header_and_data_segments(tmp_path: Path) -> None:
+    saved = tmp_path / "run.ckpt"
+    explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    first, body = saved.read_bytes().split(b"\n", 1)
+    header = json.loads(first)
+    assert header["version"] == VERSION == 4 and header["body"]["encoding"] == "YSD1"
+    assert header["counts"] == {"stored": 46, "transitions": 90, "depth": 2, "complete_depth": 2, "frontier": 36, "routing": "hash"}
+    lengths = header["body"]["segments"]
+    assert len(lengths) == 2 and sum(lengths) == len(body) == header["body"]["bytes"]
+    assert body.startswith(b"YSD1") and body[lengths[0] :].startswith(b"YSD1")
+
+
+def test_a_fault_of_the_model_on_resumed_states_is_one_line_and_in_a_fresh_run_is_not_hidden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forged checkpoint whose parts fit together can still hold states the model fails on
+    further on: on resume that is one line naming the checkpoint; without --resume the fault
+    is the model's own and propagates as before."""
+    from yarnspec.checks.explore.partition import Partition
+
+    saved = tmp_path / "run.ckpt"
+    explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+
+    def failing(self: Partition, deadline: float | None) -> Any:
+        raise RuntimeError("no such node\nn9")
+
+    monkeypatch.setattr(Partition, "expand", failing)
+    with pytest.raises(InputError, match=r"run.ckpt: --resume: the search failed on states from this checkpoint \(RuntimeError: n9\)"):
+        explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, resume=str(saved), show_progress=False)
+    with pytest.raises(RuntimeError, match="no such node"):
+        explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, show_progress=False)
+
+
+def test_a_search_routed_by_fingerprint_resumes_routed_by_fingerprint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the workers' hashes disagree the search routes states by fingerprint; that choice
+    is saved with the counts and restored, so a resumed run's states keep their owners and
+    the run ends with the uninterrupted counts (before, the resumed run routed by hash)."""
+    from yarnspec.checks.explore.backends import ProcessBackend
+    from yarnspec.checks.explore.partition import Partition
+
+    def disagreeing(self: Partition, limit: int) -> list[int]:
+        return [self.index]
+
+    monkeypatch.setattr(Partition, "probe", disagreeing)  # the forked workers inherit it
+
+    def processes(count: int, source: ModelSource, options: Any) -> ProcessBackend:
+        return ProcessBackend(count, source, options, method="fork")
+
+    source = toy_source(3, 3, 2)
+    whole = explore_partitioned(source, workers=2, backend=processes, show_progress=False)
+    saved = tmp_path / "run.ckpt"
+    explore_partitioned(source, workers=2, backend=processes, max_states=60, checkpoint=str(saved), show_progress=False)
+    assert Checkpoint.load(saved, {}).counts.routing == "fingerprint"
+    resumed = explore_partitioned(source, workers=2, backend=processes, resume=str(saved), show_progress=False)
+    assert counts(resumed) == counts(whole)
