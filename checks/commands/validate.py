@@ -16,10 +16,15 @@ from yarnspec.checks.validate.adapter import StartFault
 from yarnspec.checks.validate.engine import Finding
 from yarnspec.checks.validate.families import family_of
 from yarnspec.checks.validate.load import load_adapter
-from yarnspec.checks.validate.run import Options, PhaseResult, run_phases
+from yarnspec.checks.validate.findings_out import check_out_folder, write_file
+from yarnspec.checks.validate.hypothesis_storage import private_storage
+from yarnspec.checks.validate.run import TRACES_PER, Options, PhaseResult, run_phases
 from yarnspec.checks.validate.trace import validate_trace
 
 EXIT_OK, EXIT_FOUND, EXIT_FAULT = 0, 1, 2
+#: Nothing was compared: the adapter answered every call as unsupported (``unknown op``).
+EXIT_NOTHING_CHECKED = 3
+NOTHING_CHECKED = "RESULT: nothing checked: the implementation answered every call as unsupported (unknown op); nothing was compared with the spec"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,12 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("contract", metavar="CONTRACT", help="spark-placement, spark-dispatch, preemption-round, candidate-selector, node-sorting or scheduler")
     parser.add_argument("--impl", required=True, metavar="IMPL", help="python:MOD:ATTR, process:COMMAND..., spark:VERSION, reference, or an entry-point name")
     parser.add_argument("--cases", nargs="+", type=Path, metavar="PATH", help="conformance case files or folders (default: ../shared/conformance)")
-    parser.add_argument("--examples", type=int, default=100, metavar="N", help="Hypothesis examples of the differential phase (model-based: N/10 traces); default 100")
+    parser.add_argument("--examples", type=int, default=100, metavar="N", help=f"Hypothesis examples of the differential phase (model-based: N/{TRACES_PER} traces); default 100")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the generated inputs and traces (default 0)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="per-request timeout of a process adapter (default 30)")
     parser.add_argument("--start-timeout", type=float, default=300.0, metavar="SECONDS", help="timeout of a process adapter's hello, compiling included (default 300)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    parser.add_argument("--out", type=Path, metavar="DIR", help="where disagreement files go (default validate-out/)")
+    parser.add_argument("--out", type=Path, metavar="DIR", help="the folder disagreement files go to, made if missing (default validate-out/)")
 
 
 def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,15 +53,17 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("<command line>", "--examples", f"must be >= 1, found {args.examples}")
     contract = contract_named(args.contract)
     family = family_of(contract.name)
-    adapter = load_adapter(args.impl, contract, args.timeout, args.start_timeout)
-    try:
-        phases = run_phases(contract, family, adapter, Options(args.cases, args.examples, args.seed))
-    except StartFault as exc:
-        print(f"yarnspec: adapter {args.impl}: {exc}", file=sys.stderr)
-        return EXIT_FAULT
-    finally:
-        adapter.close()
     out = args.out or Path("validate-out")
+    check_out_folder(out)
+    with private_storage():
+        adapter = load_adapter(args.impl, contract, args.timeout, args.start_timeout)
+        try:
+            phases = run_phases(contract, family, adapter, Options(args.cases, args.examples, args.seed))
+        except StartFault as exc:
+            print(f"yarnspec: adapter {args.impl}: {exc}", file=sys.stderr)
+            return EXIT_FAULT
+        finally:
+            adapter.close()
     written = _write(phases, contract.name, args.impl, out, family)
     findings = [f for phase in phases for f in phase.findings]
     if args.json:
@@ -69,7 +76,15 @@ def run(args: argparse.Namespace) -> int:
     if faults:
         print(f"yarnspec: adapter {args.impl}: {faults[0].lines[0]}", file=sys.stderr)
         return EXIT_FAULT
-    return EXIT_FOUND if findings else EXIT_OK
+    if findings:
+        return EXIT_FOUND
+    return EXIT_NOTHING_CHECKED if nothing_checked(phases) else EXIT_OK
+
+
+def nothing_checked(phases: list[PhaseResult]) -> bool:
+    """Whether no run of any phase was compared (every one unsupported by the adapter, or
+    none at all): such a run must not pass as agreeing."""
+    return not any(phase.findings for phase in phases) and sum(phase.checked for phase in phases) == 0
 
 
 def _write(phases: list[PhaseResult], contract: str, impl: str, out: Path, family: Any) -> dict[int, tuple[str, ...]]:
@@ -78,23 +93,22 @@ def _write(phases: list[PhaseResult], contract: str, impl: str, out: Path, famil
     findings = [f for phase in phases for f in phase.findings]
     if all(f.kind == "fault" for f in findings):
         return written
-    out.mkdir(parents=True, exist_ok=True)
     for number, finding in enumerate((f for f in findings if f.kind != "fault"), 1):
         replay = out / f"{contract}-{number}.disagreement.json"
-        replay.write_text(json.dumps(finding.to_json(contract, impl), indent=2) + "\n", encoding="utf-8")
+        write_file(replay, json.dumps(finding.to_json(contract, impl), indent=2) + "\n")
         if family.to_case is None:
             written[id(finding)] = (str(replay),)
             continue
         case_path = out / f"{contract}-{number}.case.json"
         case = family.to_case(f"validate.{contract}-{number}", finding.calls, finding.reference or ())
-        case_path.write_text(json.dumps(case, indent=2) + "\n", encoding="utf-8")
+        write_file(case_path, json.dumps(case, indent=2) + "\n")
         written[id(finding)] = (str(replay), str(case_path))
     return written
 
 
 def _phase_line(phase: PhaseResult) -> str:
     runs = {"conformance": "cases", "differential": "examples", "model-based": "traces"}[phase.name]
-    verdict = "agree" if not phase.findings else f"{len(phase.findings)} finding(s)"
+    verdict = f"{len(phase.findings)} finding(s)" if phase.findings else "agree" if phase.checked else "nothing compared"
     extra = f", {len(phase.skipped)} skipped" if phase.skipped else ""
     extra += f", {phase.unsupported} unsupported by the adapter" if phase.unsupported else ""
     return f"{phase.name:<13} {phase.runs} {runs}{extra}: {verdict}"
@@ -125,7 +139,7 @@ def _print(phases: list[PhaseResult], written: dict[int, tuple[str, ...]], contr
             print(f"{finding.kind.upper()} [{finding.phase}] {finding.label}{step}")
             for line in finding.lines:
                 print(f"  {line}")
-            if finding.kind == "disagreement" and finding.step is not None:
+            if finding.kind in ("disagreement", "invariant") and finding.step is not None and finding.step < len(finding.implementation):
                 print(f"  input:          {json.dumps(finding.calls[finding.step].input, sort_keys=True)}")
                 print(f"  reference:      {json.dumps(finding.reference[finding.step].to_json(), sort_keys=True)}")
                 print(f"  implementation: {json.dumps(finding.implementation[finding.step].to_json(), sort_keys=True)}")
@@ -134,7 +148,10 @@ def _print(phases: list[PhaseResult], written: dict[int, tuple[str, ...]], contr
                 case_note = f"; {files[1]} (yarnspec conform)" if len(files) > 1 else ""
                 print(f"  written: {files[0]} (replay: yarnspec validate-trace){case_note}")
     total = sum(len(phase.findings) for phase in phases)
-    print("RESULT: agrees with the spec" if total == 0 else f"RESULT: {total} finding(s)")
+    if nothing_checked(phases):
+        print(NOTHING_CHECKED)
+    else:
+        print("RESULT: agrees with the spec" if total == 0 else f"RESULT: {total} finding(s)")
 
 
 def _json(phases: list[PhaseResult], written: dict[int, tuple[str, ...]], contract: str, impl: str) -> dict[str, Any]:
@@ -153,7 +170,8 @@ def _json(phases: list[PhaseResult], written: dict[int, tuple[str, ...]], contra
             }
             for p in phases
         ],
-        "agrees": not any(p.findings for p in phases),
+        "agrees": not any(p.findings for p in phases) and not nothing_checked(phases),
+        "checked": sum(p.checked for p in phases),
     }
 
 

@@ -39,6 +39,7 @@ FAMILY_MODULES: dict[tuple[str, str], str] = {
     ("kind", "placement"): f"{_PKG}.spark_placement",
     ("kind", "allocator"): f"{_PKG}.spark_allocator",
     ("kind", "taskset"): f"{_PKG}.spark_taskset",
+    ("kind", "node-sorting"): f"{_PKG}.node_sorting",
 }
 
 

@@ -17,6 +17,11 @@ from yarnspec.checks.validate.reference import REFERENCE_ADAPTERS
 UNKNOWN_OP = "unknown op "
 
 
+class ReferenceFault(RuntimeError):
+    """The reference itself failed on the calls: on a generated input a yarnspec bug, on a
+    user's case file a case the reference cannot run (the conformance phase skips it)."""
+
+
 @dataclass
 class Replay:
     """The answers of one implementation to a sequence of calls, up to a fault if one came."""
@@ -133,7 +138,7 @@ def check(contract: Contract, adapter: Adapter, phase: str, label: str, calls: S
     assert contract.invariants is not None
     ours = replay(reference_adapter(contract), calls)
     if ours.fault is not None:
-        raise RuntimeError(f"the reference faulted on {label}: {ours.fault}")
+        raise ReferenceFault(f"the reference faulted on {label}: {ours.fault}")
     theirs = replay(adapter, calls)
     calls = tuple(calls)
     if theirs.fault is not None:
@@ -149,5 +154,16 @@ def check(contract: Contract, adapter: Adapter, phase: str, label: str, calls: S
         return Checked(found, False, answers)
     broken = contract.invariants(calls, theirs.answers)
     if broken:
-        return Checked(Finding(phase, label, calls, tuple(ours.answers), answers, tuple(broken), None, "invariant"), False, answers)
+        at = first_broken_step(contract, calls, answers)
+        return Checked(Finding(phase, label, calls, tuple(ours.answers), answers, tuple(broken), at, "invariant"), False, answers)
     return Checked(None, False, answers)
+
+
+def first_broken_step(contract: Contract, calls: Sequence[Call], answers: Sequence[Answer]) -> int | None:
+    """The first call after which the implementation's answers break an invariant (the call a
+    report shows with its input and both answers); ``None`` if no prefix breaks one."""
+    assert contract.invariants is not None
+    for step in range(len(answers)):
+        if contract.invariants(calls[: step + 1], answers[: step + 1]):
+            return step
+    return None

@@ -12,19 +12,30 @@ import importlib
 import importlib.util
 import inspect
 import sys
+import sysconfig
+import traceback
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import shown_name
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer
 
 from yarnspec.checks.validate.adapter import AdapterFault, StartFault
+from yarnspec.checks.validate.answer_check import output_fault
 
 ENTRY_POINT_GROUP = "yarnspec.adapters"
 PLACE = "--impl"
+#: How much of an exception's message a fault quotes.
+QUOTE = 300
+#: The standard library and installed packages: frames there are the adapter's only if no
+#: other frame is left.
+LIBRARIES = tuple(str(Path(p).resolve()) + "/" for p in {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")})
+#: yarnspec's own packages (checks, spec, impl): frames there are not the adapter's.
+OWN_PACKAGES = tuple(str(Path(__file__).resolve().parents[2] / name) + "/" for name in ("checks", "spec", "impl"))
 
 
 def load_attribute(target: str) -> Any:
@@ -35,10 +46,15 @@ def load_attribute(target: str) -> Any:
         raise InputError(PLACE, f"python:{target}", "expected python:package.module:attr or python:path/file.py:attr")
     try:
         module = _import_file(module_name) if module_name.endswith(".py") else importlib.import_module(module_name)
+    except SyntaxError as exc:
+        where = f"{shown_name(exc.filename or module_name)}:{exc.lineno}" if exc.lineno else shown_name(exc.filename or module_name)
+        raise InputError(PLACE, f"python:{target}", f"{where}: {type(exc).__name__}: {exc.msg}") from None
     except ImportError as exc:
-        raise InputError(PLACE, f"python:{target}", f"cannot import module {module_name!r}: {exc}") from None
+        raise InputError(PLACE, f"python:{target}", f"cannot import module {module_name!r}: {exc}{raised_at(exc)}") from None
     except OSError as exc:
         raise InputError(PLACE, f"python:{target}", f"cannot read {module_name}: {exc.strerror or exc}") from None
+    except (Exception, SystemExit) as exc:  # the module's own code failed while importing
+        raise InputError(PLACE, f"python:{target}", f"importing {module_name} raised {_described(exc)}{raised_at(exc)}") from None
     value: Any = module
     for part in attr.split("."):
         if not hasattr(value, part):
@@ -48,17 +64,49 @@ def load_attribute(target: str) -> Any:
 
 
 def _import_file(path: str) -> ModuleType:
-    """A Python file loaded as a module named after it (it may import its neighbours)."""
+    """A Python file loaded as a module named after it; its folder goes on ``sys.path`` first
+    (as ``python FILE.py`` would put it), so it may import the modules beside it."""
     file = Path(path).resolve()
     spec = importlib.util.spec_from_file_location(file.stem, file)
     if spec is None or spec.loader is None:
         raise ImportError(f"not a Python file: {path}")
     if not file.is_file():
         raise FileNotFoundError(2, "No such file or directory", path)
+    folder = str(file.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     module = importlib.util.module_from_spec(spec)
     sys.modules[file.stem] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(file.stem, None)
+        raise
     return module
+
+
+def _described(exc: BaseException) -> str:
+    """``Type: message``, on one line and shortened."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:QUOTE]}" if text else type(exc).__name__
+
+
+def raised_at(exc: BaseException) -> str:
+    """`` (at FILE:LINE in FUNCTION)`` for the innermost frame of ``exc``'s traceback in the
+    adapter's own code: not yarnspec's, not Python's import machinery, and (where another
+    frame is left) not the standard library or an installed package; ``""`` without one."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    theirs = [f for f in frames if not _is_ours(f.filename)]
+    written = [f for f in theirs if not f.filename.startswith(LIBRARIES)]
+    chosen = written or theirs or frames
+    if not chosen:
+        return ""
+    frame = chosen[-1]
+    return f" (at {shown_name(frame.filename)}:{frame.lineno} in {frame.name})"
+
+
+def _is_ours(filename: str) -> bool:
+    return filename.startswith(OWN_PACKAGES) or filename.startswith("<frozen ")
 
 
 def load_entry_point(name: str) -> Any:
@@ -91,12 +139,15 @@ class PythonSession:
             return Answer(error=f"unknown op {op}")
         try:
             output = method(*args)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # SystemExit: an adapter's exit code is never ours
             if type(exc).__name__ == "RefusedInput":
-                return Answer(error=str(exc))
-            raise AdapterFault(f"{op}: the Python adapter raised {type(exc).__name__}: {exc}") from None
+                return Answer(error=" ".join(str(exc).split()))
+            raise AdapterFault(f"{op}: the Python adapter raised {_described(exc)}{raised_at(exc)}") from None
         if not isinstance(output, dict):
             raise AdapterFault(f"{op}: the Python adapter returned {type(output).__name__}, not a dict")
+        fault = output_fault(self.contract.name, op, output)
+        if fault is not None:
+            raise AdapterFault(f"{op}: the Python adapter's {fault}")
         return Answer(output=output)
 
     def close(self) -> None:
@@ -117,8 +168,8 @@ class PythonAdapter:
         if inspect.isclass(target) or (callable(target) and not _has_methods(target, self.contract)):
             try:
                 target = target()
-            except Exception as exc:
-                raise StartFault(f"making the adapter raised {type(exc).__name__}: {exc}") from None
+            except (Exception, SystemExit) as exc:
+                raise StartFault(f"making the adapter raised {_described(exc)}{raised_at(exc)}") from None
         if not isinstance(target, self.contract.protocol):
             raise StartFault(f"{type(target).__name__} does not implement {self.contract.protocol.__name__} (contract {self.contract.name})")
         return PythonSession(target, self.contract)

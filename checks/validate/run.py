@@ -28,8 +28,8 @@ from yarnspec.spec.contracts.call import Answer, Call
 
 from yarnspec.checks.conformance.runner import find_case_files, load_case
 from yarnspec.checks.conformance.paths import default_conformance_dir
-from yarnspec.checks.validate.adapter import Adapter
-from yarnspec.checks.validate.engine import Finding, check
+from yarnspec.checks.validate.adapter import Adapter, StartFault
+from yarnspec.checks.validate.engine import Finding, ReferenceFault, check
 from yarnspec.checks.validate.families import Family
 
 #: Steps per model-based trace.
@@ -51,6 +51,11 @@ class PhaseResult:
     findings: list[Finding] = field(default_factory=list)
     #: Output fields the implementation gave (top level and inside lists of objects).
     fields: set[str] = field(default_factory=set)
+
+    @property
+    def checked(self) -> int:
+        """Runs whose answers were compared (not unsupported by the adapter)."""
+        return self.runs - self.unsupported
 
     def saw(self, answers: tuple[Answer, ...]) -> None:
         """Note the fields of ``answers`` (for the report's "compared" line)."""
@@ -78,12 +83,20 @@ def conformance(contract: Contract, family: Family, adapter: Adapter, paths: lis
         if not family.owns(case):
             continue
         label = str(case.get("id", path.stem))
-        calls = family.case_calls(case)
+        try:
+            calls = family.case_calls(case)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a malformed user case
+            calls = f"malformed case ({type(exc).__name__}: {exc})"
         if isinstance(calls, str):
             result.skipped.append(f"{label}: {calls}")
             continue
         result.runs += 1
-        checked = check(contract, adapter, "conformance", label, calls)
+        try:
+            checked = check(contract, adapter, "conformance", label, calls)
+        except ReferenceFault as exc:
+            result.runs -= 1
+            result.skipped.append(f"{label}: {exc}")
+            continue
         result.saw(checked.answers)
         if checked.unsupported:
             result.unsupported += 1
@@ -123,6 +136,13 @@ class _Found(Exception):
     """Raised inside the Hypothesis test so that it shrinks."""
 
 
+class _StartFailed(BaseException):
+    """Raised inside the Hypothesis test when the adapter cannot start (a fault at ``hello``):
+    not an ``Exception``, so Hypothesis neither shrinks nor replays it (each replay would start
+    the adapter again and wait for its start timeout); the :class:`StartFault` is re-raised
+    outside."""
+
+
 class _ShrinkBudgetSpent(BaseException):
     """Raised inside the Hypothesis test to end shrinking at once (not an ``Exception``, so
     Hypothesis does not take it for a failure to shrink: it leaves the run). Generating a
@@ -137,6 +157,7 @@ def differential(contract: Contract, family: Family, adapter: Adapter, options: 
     result = PhaseResult("differential")
     latest: list[Finding] = []
     faulted: list[Finding] = []
+    start_faults: list[StartFault] = []
     shrinks = [0]
 
     def guard(value: int) -> int:
@@ -162,7 +183,11 @@ def differential(contract: Contract, family: Family, adapter: Adapter, options: 
         if faulted:  # a fault is not shrunk: every later example fails at once, adapter unused
             raise _Found()
         result.runs += not latest  # shrinking replays are not counted
-        checked = check(contract, adapter, "differential", "generated input", calls)
+        try:
+            checked = check(contract, adapter, "differential", "generated input", calls)
+        except StartFault as exc:
+            start_faults.append(exc)
+            raise _StartFailed() from None
         result.saw(checked.answers)
         if checked.unsupported:
             result.unsupported += 1
@@ -174,6 +199,8 @@ def differential(contract: Contract, family: Family, adapter: Adapter, options: 
 
     try:
         one()
+    except _StartFailed:
+        raise start_faults[0] from None
     except (_Found, _ShrinkBudgetSpent, Flaky):  # Flaky: Hypothesis noticing the budget's stop
         result.findings.append(faulted[0] if faulted else latest[-1])
     return result
@@ -209,7 +236,10 @@ def run_phases(contract: Contract, family: Family, adapter: Adapter, options: Op
         phases.append(lambda: model_based(contract, family, adapter, options))
     results: list[PhaseResult] = []
     for phase in phases:
-        results.append(phase())
-        if any(f.kind == "fault" for f in results[-1].findings):
+        result = phase()
+        if result.name == "conformance" and options.cases is None and not (result.runs or result.skipped or result.findings):
+            continue  # no shared case carries this contract (node-sorting): no conformance phase
+        results.append(result)
+        if any(f.kind == "fault" for f in result.findings):
             break
     return results

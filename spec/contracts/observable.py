@@ -48,6 +48,19 @@ def same(reference: Any, implementation: Any, comparison: Comparison) -> bool:
     return _canonical(reference) == _canonical(implementation)
 
 
+def in_declared_form(expected: Any, given: Any, comparison: Comparison) -> Any:
+    """``given`` as an invariant should see it: ``expected`` itself when the two agree under
+    the field's declared ``comparison`` (so an invariant written for the reference's order
+    never holds an order the contract does not observe against an implementation), else
+    ``given`` unchanged."""
+    return expected if same(expected, given, comparison) else given
+
+
+def rule_named(rules: Sequence[FieldRule], name: str) -> FieldRule:
+    """The rule of field ``name`` among ``rules``."""
+    return next(rule for rule in rules if rule.name == name)
+
+
 def compare_fields(
     reference: Mapping[str, Any], implementation: Mapping[str, Any], rules: Sequence[FieldRule], place: str
 ) -> list[str]:

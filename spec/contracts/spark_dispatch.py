@@ -9,6 +9,7 @@ given order (never shuffled).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
@@ -134,13 +135,40 @@ def compare(call: Call, reference: dict[str, Any], implementation: dict[str, Any
     differences = compare_fields(reference, implementation, TOP_RULES, "")
     if "task_sets" not in implementation:
         return differences
-    ours = {ts.get("stage"): ts for ts in reference.get("task_sets", [])}
-    theirs = {ts.get("stage"): ts for ts in implementation["task_sets"]}
-    if not same(sorted(ours, key=str), sorted(theirs, key=str), Comparison.EXACT):
-        differences.append(f"task_sets: reference has stages {sorted(ours, key=str)}, implementation {sorted(theirs, key=str)}")
+    ours = _by_stage(reference.get("task_sets", []))
+    theirs = _by_stage(implementation["task_sets"])
+    stages_ours = sorted((str(stage) for stage, sets in ours.items() for _ in sets))
+    stages_theirs = sorted((str(stage) for stage, sets in theirs.items() for _ in sets))
+    if not same(stages_ours, stages_theirs, Comparison.EXACT):
+        differences.append(f"task_sets: reference has stages {stages_ours}, implementation {stages_theirs}")
     for stage in sorted(ours.keys() & theirs.keys(), key=str):
-        differences.extend(compare_fields(ours[stage], theirs[stage], TASK_SET_RULES, f"task_sets[{stage}]"))
+        differences.extend(_compare_stage(stage, ours[stage], theirs[stage]))
     return differences
+
+
+def _by_stage(task_sets: list[dict[str, Any]]) -> dict[Any, list[dict[str, Any]]]:
+    """The task sets by ``stage``, in the order given (a stage attempt submitted again while
+    its first set is a zombie has two)."""
+    found: dict[Any, list[dict[str, Any]]] = {}
+    for state in task_sets:
+        found.setdefault(state.get("stage"), []).append(state)
+    return found
+
+
+def _compare_stage(stage: Any, ours: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> list[str]:
+    """One stage's sets compared: field by field when there is one on each side; several of
+    one stage are matched to each other in any order (the order of ``task_sets`` is not
+    observable), and the stage differs only when no matching pairs every set."""
+    place = f"task_sets[{stage}]"
+    if len(ours) == 1 and len(theirs) == 1:
+        return compare_fields(ours[0], theirs[0], TASK_SET_RULES, place)
+    unmatched = list(ours)
+    for state in theirs:
+        partner = next((i for i, mine in enumerate(unmatched) if not compare_fields(mine, state, TASK_SET_RULES, place)), None)
+        if partner is None:
+            return [f"{place}: the implementation's set {json.dumps(state, sort_keys=True)} matches none of the reference's {json.dumps(unmatched, sort_keys=True)}"]
+        del unmatched[partner]
+    return []
 
 
 def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
@@ -150,7 +178,7 @@ def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
     hosts: dict[str, str] = {}
     last_id = -1
     launched_ids: set[int] = set()
-    previous: dict[str, dict[str, Any]] = {}
+    previous: dict[Any, list[dict[str, Any]]] = {}
     for index, (call, answer) in enumerate(zip(calls, answers)):
         _learn_hosts(call, hosts)
         if answer.output is None:
@@ -163,17 +191,19 @@ def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
             launched_ids.add(task["task_id"])
             if hosts.get(task["executor_id"], task["host"]) != task["host"]:
                 violations.append(f"{where}: runs on {task['host']} but executor {task['executor_id']} is on {hosts[task['executor_id']]}")
-            before = previous.get(task["stage"], {})
-            if before.get("zombie"):
+            # a stage may have several sets (one a zombie): a rule is broken only when it is
+            # broken whichever of them launched the task (the order of task_sets is not observable)
+            before = previous.get(task["stage"], [])
+            if before and all(state.get("zombie") for state in before):
                 violations.append(f"{where}: launched by zombie task set {task['stage']}")
-            if not task["speculative"] and task["index"] in before.get("successful_indices", []):
+            if not task["speculative"] and before and all(task["index"] in state.get("successful_indices", []) for state in before):
                 violations.append(f"{where}: index {task['index']} already succeeded and is relaunched non-speculatively")
         for state in answer.output.get("task_sets", []):
             unknown = set(state.get("running_task_ids", [])) - launched_ids
             if unknown:
                 violations.append(f"step {index} ({call.op}): {state.get('stage')} runs ids never launched: {sorted(unknown)}")
         if "task_sets" in answer.output:
-            previous = {state["stage"]: state for state in answer.output["task_sets"]}
+            previous = _by_stage(answer.output["task_sets"])
     return violations
 
 

@@ -15,7 +15,7 @@ from yarnspec.impl.spark.racks import RackResolver
 
 from yarnspec.spec.spark.allocator import placement_output_valid
 from yarnspec.spec.contracts.call import Answer, Call
-from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields
+from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields, in_declared_form, rule_named
 
 __all__ = [
     "OP",
@@ -99,11 +99,16 @@ HASH_ORDER_RULES = (
 )
 
 
+def rules_for(call: Call) -> tuple[FieldRule, ...]:
+    """The observable fields of ``call``'s answer: the node lists' order is observable only
+    up to :data:`ORDERED_HINTS` hint hosts (class docstring)."""
+    hints = call.input.get("host_to_local_task_count", [])
+    return RULES if len(hints) <= ORDERED_HINTS else HASH_ORDER_RULES
+
+
 def compare(call: Call, reference: dict[str, Any], implementation: dict[str, Any]) -> list[str]:
     """The observable differences of one answer (module docstring)."""
-    hints = call.input.get("host_to_local_task_count", [])
-    rules = RULES if len(hints) <= ORDERED_HINTS else HASH_ORDER_RULES
-    return compare_fields(reference, implementation, rules, "")
+    return compare_fields(reference, implementation, rules_for(call), "")
 
 
 def placement_input(request: dict[str, Any]) -> PlacementInput:
@@ -144,7 +149,11 @@ def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
 
 def _racks_of(inp: PlacementInput, nodes: list[str] | None, given: list[str] | None, omitted: bool) -> tuple[str, ...] | None:
     """The racks to check: the implementation's own, or (when it leaves racks out) the ones its
-    nodes imply, so the rack rule is not held against an answer that never gave racks."""
-    if omitted:
-        return None if nodes is None else inp.rack_resolver.racks_of(tuple(nodes))
-    return None if given is None else tuple(given)
+    nodes imply, so the rack rule is not held against an answer that never gave racks. Racks
+    are observable as a set (:data:`RULES`): the implementation's racks in another order than
+    its nodes' are taken in the nodes' order."""
+    implied = None if nodes is None else inp.rack_resolver.racks_of(tuple(nodes))
+    if omitted or given is None or implied is None:
+        return implied if omitted else None if given is None else tuple(given)
+    form = rule_named(RULES, "racks").comparison
+    return tuple(in_declared_form(list(implied), list(given), Comparison.AS_SET if form is Comparison.EACH_AS_SET else form))

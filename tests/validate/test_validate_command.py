@@ -107,7 +107,7 @@ def test_a_malformed_log_is_one_line_and_exit_2(tmp_path: Path) -> None:
     path.write_text('{"op": "reset", "input": {}, "output": {}}\n{"op": "observe"}\nnot json\n')
     status, _, err = cli("validate-trace", "spark-dispatch", str(path))
     assert status == 2
-    assert err.strip() == f"yarnspec: error: {path}: line 2: expected an object with 'op' (string) and 'input' (object)"
+    assert err.strip() == f"yarnspec: error: {path}: line 2: expected an object with 'op' (string) and 'input' (object), found an object without them"
 
 
 def test_the_conformance_phase_checks_upstream_assertions(mutants_on_path: None) -> None:

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.node_sorting import OP
 
+from yarnspec.checks.conformance.node_sorting import KIND, case_nodes, expected_order
+from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
 from yarnspec.checks.validate.families.family import Family
 
 #: Hosts and ports chosen so that ties on allocation, on host, and ports that sort differently
@@ -19,13 +21,35 @@ PORTS = (9, 10, 8041)
 
 
 def case_calls(case: Mapping[str, Any]) -> list[Call] | str:
-    """There are no node-sorting conformance cases (the family owns none)."""
-    return "not a node-sorting case"
+    """A ``kind: node-sorting`` case (``checks/conformance/node_sorting.py``, the cases
+    ``validate`` writes) as its one call; a malformed one is skipped with the reason."""
+    try:
+        return [Call(OP, {"nodes": case_nodes(case)})]
+    except (CaseFormatError, Unsupported) as exc:
+        return f"malformed case: {exc}"
 
 
 def case_expectations(case: Mapping[str, Any], answers: Sequence[Answer]) -> list[str]:
-    """No upstream expectations."""
-    return []
+    """The case's ``expect.order`` against the implementation's answer."""
+    try:
+        expected = expected_order(case)
+    except (CaseFormatError, Unsupported):
+        return []
+    if not answers or answers[0].output is None or answers[0].output.get("order") == expected:
+        return []
+    return [f"expect.order (exact): expected {expected}, implementation {answers[0].output.get('order')}"]
+
+
+def to_case(case_id: str, calls: Sequence[Call], reference: Sequence[Answer]) -> dict[str, Any]:
+    """A ``kind: node-sorting`` case whose ``expect.order`` is the reference's answer."""
+    output = reference[0].output or {}
+    return {
+        "id": case_id,
+        "kind": KIND,
+        "source": {"generated_by": "yarnspec validate", "repo": None},
+        "input": calls[0].input,
+        "expect": {"order": output.get("order")},
+    }
 
 
 @st.composite
@@ -52,4 +76,4 @@ def inputs() -> st.SearchStrategy[list[Call]]:
     return _inputs()
 
 
-FAMILY = Family("node-sorting", "kind", frozenset(), case_calls, case_expectations, inputs, None)
+FAMILY = Family("node-sorting", "kind", frozenset({KIND}), case_calls, case_expectations, inputs, to_case)
