@@ -1,5 +1,5 @@
 """Runner for ``kind: taskset`` cases: Spark's TaskSetManagerSuite and TaskSchedulerImplSuite
-replayed against :mod:`yarnspec.impl.spark.taskset` and :mod:`yarnspec.impl.spark.task_scheduler`.
+replayed against :mod:`yarnspec.impl.spark.taskset.task_set_manager` and :mod:`yarnspec.impl.spark.task_scheduler`.
 
 A case builds a scheduler (Spark's test scheduler ``FakeTaskScheduler`` or the real
 ``TaskSchedulerImpl``), optionally a task set manager from ``input.task_set``, and replays
@@ -41,19 +41,17 @@ from yarnspec.impl.spark.locality import (
 )
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.task_scheduler import OfferRound, RackResolutionCalls, TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset import (
-    DEFAULT_VARIANT,
-    VARIANTS,
-    DispatchConf,
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, parse_flag
+from yarnspec.impl.spark.taskset.dispatch_variant import DEFAULT_VARIANT, VARIANTS
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import (
     EndReason,
     ExecutorLoss,
     ExecutorLossReason,
     OfferResult,
     TaskEndReason,
     TaskSet,
-    TaskSetManager,
     TaskState,
-    parse_flag,
 )
 
 from yarnspec.checks.conformance.case_fields import (

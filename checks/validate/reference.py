@@ -18,7 +18,7 @@ from yarnspec.impl.preemption.result import PolicyState, RoundResult
 from yarnspec.impl.scheduler.async_scheduling.node_sorting import resource_usage
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.spark.placement import locality_of_requested_containers
-from yarnspec.impl.spark.taskset import TaskSetManager
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
 from yarnspec.spec.contracts.spark_dispatch import STEP_OPS
 from yarnspec.spec.scheduler.model import ModelState, SchedulerModel, state_json
 from yarnspec.spec.contracts.spark_placement import placement_input
