@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from yarnspec.checks.conformance.spark_taskset import parse_task_set
+from yarnspec.checks.conformance.spark_taskset_case import parse_task_set
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
