@@ -116,6 +116,8 @@ class TaskSetReplay:
         return handler(self, step)
 
     def op_resource_offer(self, step: Step) -> StepOutcome:
+        """``resourceOffer(exec_id, host, max_locality)`` on the manager; ``conditions`` exclude the
+        node or executor for this offer only."""
         args = StepArgs(step, ("exec_id", "host", "max_locality"))
         manager = self.manager(step)
         executor_id, host, cap = args.text("exec_id"), args.text("host"), args.level("max_locality")
@@ -135,26 +137,31 @@ class TaskSetReplay:
         return StepOutcome(offer=result)
 
     def op_advance_clock(self, step: Step) -> StepOutcome:
+        """Move the logical clock ``ms`` forward."""
         args = StepArgs(step, ("ms",))
         self.state.now += args.integer("ms", minimum=0)
         return StepOutcome()
 
     def op_check(self, step: Step) -> StepOutcome:
+        """Nothing: a step that only checks expectations."""
         StepArgs(step, ())
         return StepOutcome()
 
     def op_set_zombie(self, step: Step) -> StepOutcome:
+        """Set the manager's ``isZombie``."""
         args = StepArgs(step, ("value",))
         self.manager(step).is_zombie = args.flag("value")
         return StepOutcome()
 
     def op_handle_successful_task(self, step: Step) -> StepOutcome:
+        """``handleSuccessfulTask(task_id)``."""
         args = StepArgs(step, ("task_id",))
         manager = self.manager(step)
         manager.handle_successful_task(self._task_id(args, manager), self.state.now)
         return StepOutcome()
 
     def op_handle_failed_task(self, step: Step) -> StepOutcome:
+        """``handleFailedTask(task_id, state, reason)`` (a counted failure with exclusion on is unsupported)."""
         args = StepArgs(step, ("task_id", "state", "reason"))
         manager = self.manager(step)
         task_id = self._task_id(args, manager)
@@ -171,11 +178,13 @@ class TaskSetReplay:
         return StepOutcome()
 
     def op_scheduler_add_executor(self, step: Step) -> StepOutcome:
+        """Register an executor with the scheduler."""
         args = StepArgs(step, ("exec_id", "host"))
         self.state.sched.add_executor(args.text("exec_id"), args.text("host"))
         return StepOutcome()
 
     def op_scheduler_remove_executor(self, step: Step) -> StepOutcome:
+        """Remove a registered executor from the scheduler."""
         args = StepArgs(step, ("exec_id",))
         executor_id = args.text("exec_id")
         if self.state.sched.remove_executor(executor_id) is None:
@@ -183,6 +192,7 @@ class TaskSetReplay:
         return StepOutcome()
 
     def op_scheduler_decommission_executor(self, step: Step) -> StepOutcome:
+        """``executorDecommission(exec_id)``, optionally with the worker host."""
         args = StepArgs(step, ("exec_id", "worker_host"))
         worker = step.args.get("worker_host")
         if worker is not None:
@@ -191,23 +201,27 @@ class TaskSetReplay:
         return StepOutcome()
 
     def op_scheduler_executor_lost(self, step: Step) -> StepOutcome:
+        """``executorLost(exec_id, reason)`` on the scheduler."""
         args = StepArgs(step, ("exec_id", "reason"))
         reason = read_loss_reason(args.raw("reason"), child(args.place, "reason"))
         self.state.sched.executor_lost(args.text("exec_id"), reason, self.state.now)
         return StepOutcome()
 
     def op_manager_executor_added(self, step: Step) -> StepOutcome:
+        """``executorAdded()`` on the manager."""
         StepArgs(step, ())
         self.manager(step).executor_added()
         return StepOutcome()
 
     def op_manager_executor_lost(self, step: Step) -> StepOutcome:
+        """``executorLost(exec_id, host, reason)`` on the manager."""
         args = StepArgs(step, ("exec_id", "host", "reason"))
         reason = read_loss_reason(args.raw("reason"), child(args.place, "reason"))
         self.manager(step).executor_lost(args.text("exec_id"), args.text("host"), reason, self.state.now)
         return StepOutcome()
 
     def op_mark_running_tasks_launched(self, step: Step) -> StepOutcome:
+        """Every running attempt reports RUNNING (it is no longer launching)."""
         StepArgs(step, ())
         manager = self.manager(step)
         for task_id in manager.running:
@@ -215,6 +229,7 @@ class TaskSetReplay:
         return StepOutcome()
 
     def op_mark_speculatable(self, step: Step) -> StepOutcome:
+        """Mark the listed task indices speculatable."""
         args = StepArgs(step, ("task_indices",))
         manager = self.manager(step)
         place = child(args.place, "task_indices")
@@ -226,15 +241,18 @@ class TaskSetReplay:
         return StepOutcome()
 
     def op_check_speculatable_tasks(self, step: Step) -> StepOutcome:
+        """``checkSpeculatableTasks(min_time_to_speculation)``; its answer is the outcome's ``returned``."""
         args = StepArgs(step, ("min_time_to_speculation_ms",))
         found = self.manager(step).check_speculatable_tasks(args.integer("min_time_to_speculation_ms", minimum=0), self.state.now)
         return StepOutcome(returned=found)
 
     def op_parse_task_location(self, step: Step) -> StepOutcome:
+        """Parse one location string (the outcome's ``location``)."""
         args = StepArgs(step, ("location",))
         return StepOutcome(location=read_location(args.text("location"), child(args.place, "location")))
 
     def op_submit_task_set(self, step: Step) -> StepOutcome:
+        """``submitTasks``: the task set in ``args``, or the input's when ``args`` is empty."""
         if step.args:
             task_set = parse_task_set(step.args, child(step.place, "args"))
         elif self.state.pending_task_set is not None:
@@ -246,6 +264,8 @@ class TaskSetReplay:
         return StepOutcome()
 
     def op_scheduler_resource_offers(self, step: Step) -> StepOutcome:
+        """``resourceOffers(offers)``; with ``shuffle: random`` the step's expectations are first
+        checked for every other offer order."""
         args = StepArgs(step, ("offers", "is_all_free_resources", "shuffle"))
         place = child(args.place, "offers")
         offers = []
