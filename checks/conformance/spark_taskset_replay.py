@@ -370,3 +370,6 @@ def start_replay(case_input: CaseInput, order_sensitive: bool = True, creates_by
         else:
             state.manager = sched.create_manager(case_input.task_set, now)
     return TaskSetReplay(case_input, order_sensitive, state)
+
+
+__all__ = ["MAX_PERMUTED_OFFERS", "OPS", "SEEDED_SHUFFLES", "ReplayState", "StepOutcome", "TaskSetReplay", "start_replay"]
