@@ -28,7 +28,7 @@ from typing import Any
 from yarnspec.impl.spark.locality import HostTaskLocation
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset import TaskSet
+from yarnspec.impl.spark.taskset.tasks import TaskSet
 
 
 def build_workload(

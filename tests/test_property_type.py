@@ -11,7 +11,7 @@ import pytest
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl
-from yarnspec.impl.spark.taskset import OfferResult, TaskDescription, TaskSet
+from yarnspec.impl.spark.taskset.tasks import OfferResult, TaskDescription, TaskSet
 from yarnspec.spec.spark import allocator as spark_allocator
 from yarnspec.spec.spark import dispatch as spark_dispatch
 from yarnspec.spec.preemption.invariants import PROPERTIES, RoundProperty

@@ -8,8 +8,8 @@ single- or multi-node placement and its sorting policy, reservations-continue-lo
 calculator, the preemption monitor) and the named variants. :data:`VARIANTS` lists the
 behaviour combinations every run covers.
 
-:func:`run` walks ``examples`` generated worlds per variant and each named world of
-:mod:`yarnspec.spec.scheduler.model` ``examples`` times, choosing at each step a kind of action
+:func:`run` walks ``examples`` generated worlds per variant and each shipped world of
+:mod:`yarnspec.spec.worlds.world_builders` ``examples`` times, choosing at each step a kind of action
 among the enabled kinds (weighted, :data:`KIND_WEIGHTS`) and then one action of that kind,
 and checks every state and step invariant after every step. It returns one :class:`InvariantOutcome` per
 invariant (and a first row for the walks themselves: a crash is a violation there), plus the
@@ -64,11 +64,11 @@ from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpe
 from yarnspec.impl.scheduler.inputs.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state, check_step
-from yarnspec.spec.worlds.named_worlds import (
-    duplicate_commit_world,
+from yarnspec.spec.worlds.world_builders import (
+    async_double_commit_world,
+    reserved_starvation_world,
     seed002_world,
-    seed003_world,
-    two_queue_world,
+    two_queues_world,
 )
 
 from yarnspec.checks.suites.strategies import Chooser, RandomChooser
@@ -129,23 +129,23 @@ VARIANTS: tuple[VariantChoice, ...] = (
 )
 
 
-def named_worlds() -> tuple[tuple[World, bool], ...]:
-    """The named small worlds of :mod:`yarnspec.spec.worlds.named_worlds` in each of their
+def shipped_worlds() -> tuple[tuple[World, bool], ...]:
+    """The shipped worlds of :mod:`yarnspec.spec.worlds.world_builders` in each of their
     variants, each with whether its walks are phased (the preemption worlds: a queue must fill
     before another claims its share back). Walks there reach the seed stories (reservations
     picked up or refused, the duplicate commit, preemption of a full cluster) far more often
     than in generated worlds."""
     return (
-        (seed003_world("yarn-8127"), False),
-        (seed003_world("reserved-pickup"), False),
-        (seed003_world("yarn-8127", "yarn-10259"), False),
-        (seed003_world("yarn-8127", "yarn-10293"), False),
-        (duplicate_commit_world("pre-8127"), False),
-        (duplicate_commit_world("yarn-8127"), False),
+        (reserved_starvation_world("yarn-8127"), False),
+        (reserved_starvation_world("reserved-pickup"), False),
+        (reserved_starvation_world("yarn-8127", "yarn-10259"), False),
+        (reserved_starvation_world("yarn-8127", "yarn-10293"), False),
+        (async_double_commit_world("pre-8127"), False),
+        (async_double_commit_world("yarn-8127"), False),
         (seed002_world(), True),
         (seed002_world(reserved_selector=True), True),
-        (two_queue_world(), True),
-        (two_queue_world("reserved-pickup", asynchronous=True), True),
+        (two_queues_world(), True),
+        (two_queues_world("reserved-pickup", asynchronous=True), True),
     )
 
 
@@ -422,7 +422,7 @@ def run(examples: int, seed: int, steps: int = 150) -> list[InvariantOutcome]:
 
 
 def run_report(examples: int, seed: int, steps: int = 150) -> SuiteReport:
-    """Walk ``examples`` generated worlds per variant of :data:`VARIANTS`, and each named world
+    """Walk ``examples`` generated worlds per variant of :data:`VARIANTS`, and each shipped world
     ``examples`` times, for up to ``steps`` steps each, deterministically from ``seed``,
     checking the whole catalogue after every step.
 
@@ -438,7 +438,7 @@ def run_report(examples: int, seed: int, steps: int = 150) -> SuiteReport:
         for variant in VARIANTS:
             chooser = RandomChooser(f"{seed}/{variant.name}/{example}")
             _walk(chooser, generate_world(chooser, variant), steps, tallies, report)
-        for index, (world, phased) in enumerate(named_worlds()):
+        for index, (world, phased) in enumerate(shipped_worlds()):
             _walk(RandomChooser(f"{seed}/named{index}/{example}"), world, steps, tallies, report, phased)
     summaries = {RUNS: "every generated walk runs without an exception"}
     summaries.update({i.name: i.summary for i in STATE_INVARIANTS})

@@ -18,14 +18,15 @@ from yarnspec.impl.preemption.result import PolicyState, RoundResult
 from yarnspec.impl.scheduler.async_scheduling.node_sorting import resource_usage
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.spark.placement import locality_of_requested_containers
-from yarnspec.impl.spark.taskset import TaskSetManager
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
 from yarnspec.spec.contracts.spark_dispatch import STEP_OPS
 from yarnspec.spec.scheduler.model import ModelState, SchedulerModel, state_json
 from yarnspec.spec.contracts.spark_placement import placement_input
 
 from yarnspec.checks.conformance import hadoop, mockframework, qdata
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
-from yarnspec.checks.conformance.spark_taskset import Step, _Outcome, _Replay, _start, parse_input
+from yarnspec.checks.conformance.spark_taskset_case import Step, parse_input
+from yarnspec.checks.conformance.spark_taskset_replay import StepOutcome, TaskSetReplay, start_replay
 from yarnspec.checks.validate.world_description import model_of_reset, step_by_label
 
 #: Spark's ``spark.speculation.minTaskRuntime`` default (100 ms), the floor that
@@ -66,7 +67,7 @@ class Dispatch:
     by the conformance runner's step replay (so each op reads its args as a case step does)."""
 
     def __init__(self) -> None:
-        self._replay: _Replay | None = None
+        self._replay: TaskSetReplay | None = None
 
     def reset(self, input: dict[str, Any]) -> dict[str, Any]:
         """A fresh scheduler at ``clock_start_ms`` with ``input``'s executors."""
@@ -74,7 +75,7 @@ class Dispatch:
             case_input = parse_input(input)
         except REFUSALS as exc:
             raise refusal(exc) from None
-        self._replay = _Replay(case_input, True, _start(case_input, creates_by_submit=False))
+        self._replay = start_replay(case_input, order_sensitive=True, creates_by_submit=False)
         return {}
 
     def step(self, op: str, input: dict[str, Any]) -> dict[str, Any]:
@@ -97,15 +98,15 @@ class Dispatch:
         return observation
 
     @staticmethod
-    def _run(replay: _Replay, op: str, input: dict[str, Any]) -> _Outcome:
+    def _run(replay: TaskSetReplay, op: str, input: dict[str, Any]) -> StepOutcome:
         if op == "observe":
-            return _Outcome()
+            return StepOutcome()
         if op == "check_speculatable":
             op, input = "check_speculatable_tasks", {"min_time_to_speculation_ms": MIN_TIME_TO_SPECULATION_MS}
         return replay.run_step(Step(f"step {op}", op, input, {}, {}, None))
 
 
-def _launched(outcome: _Outcome) -> list[dict[str, Any]]:
+def _launched(outcome: StepOutcome) -> list[dict[str, Any]]:
     tasks = []
     if outcome.offer is not None and outcome.offer.task is not None:
         tasks.append(outcome.offer.task)
@@ -125,7 +126,7 @@ def _launched(outcome: _Outcome) -> list[dict[str, Any]]:
     ]
 
 
-def _task_sets(replay: _Replay) -> list[dict[str, Any]]:
+def _task_sets(replay: TaskSetReplay) -> list[dict[str, Any]]:
     sched = replay.state.sched
     managers: list[TaskSetManager] = list(sched.pool)
     if replay.state.manager is not None and replay.state.manager not in managers and not sched.is_finished(replay.state.manager):

@@ -30,7 +30,7 @@ from yarnspec.impl.scheduler.world import World, build_world
 
 from yarnspec.impl.scheduler.actions import take
 from yarnspec.impl.scheduler.bookkeeping.canonical import renumber_containers
-from yarnspec.spec.worlds.named_worlds import model
+from yarnspec.spec.worlds.world_builders import model
 from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
 
 from yarnspec.checks.suites.scheduler import VARIANTS

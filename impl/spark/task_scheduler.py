@@ -28,14 +28,14 @@ from yarnspec.impl.errors import InputError
 
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.taskset import (
-    DispatchConf,
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import (
     ExecutorLossReason,
     TaskDescription,
     TaskEndReason,
     TaskInfo,
     TaskSet,
-    TaskSetManager,
     TaskState,
 )
 

@@ -32,8 +32,9 @@ class SchedulerObservation(TypedDict, total=False):
 class Scheduler(Protocol):
     """The model's transition system seen from outside.
 
-    ``reset`` takes ``{"world": name, "parameters": {...}}`` (a world of
-    :data:`yarnspec.spec.worlds.named_worlds.WORLDS` and its variant parameters) or
+    ``reset`` takes ``{"world": name, "parameters": {...}}`` (a shipped world by its file's
+    name, one of :data:`yarnspec.spec.worlds.world_builders.BUILDERS`, and its variant
+    parameters) or
     ``{"world": {...}}``, a world written out in JSON (properties, nodes, applications,
     variants, bounds: ``docs/validating.md``, "The scheduler contract"); ``step`` takes
     ``{"action": label}``, one enabled action as the explorer labels it in its traces, and

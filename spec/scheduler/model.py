@@ -1,5 +1,4 @@
-"""The scheduler model as a :class:`~yarnspec.spec.transition_system.TransitionSystem`, and a
-few named small worlds.
+"""The scheduler model as a :class:`~yarnspec.spec.transition_system.TransitionSystem`.
 
 :class:`SchedulerModel` adapts a :class:`~yarnspec.impl.scheduler.world.World`: one initial
 state, the enabled actions in a fixed order, readable labels, fairness classes (the action
@@ -12,8 +11,9 @@ transition whose action kind can break them: a model state is the scheduler stat
 broke (always empty in a correct model, so it adds no states), and each step invariant is an
 invariant of model states that reports them.
 
-The worlds themselves are world files (:mod:`yarnspec.spec.worlds.world_file`): the scenarios of
-:mod:`yarnspec.spec.worlds.catalogue` and the named worlds of :mod:`yarnspec.spec.worlds.named_worlds`.
+The worlds themselves are world files (:mod:`yarnspec.spec.worlds.world_file`), all in the one
+catalogue (:mod:`yarnspec.spec.worlds.catalogue`); :mod:`yarnspec.spec.worlds.world_builders`
+builds the shipped ones the property suite walks from their variant parameters.
 """
 
 from __future__ import annotations

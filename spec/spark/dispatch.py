@@ -41,7 +41,8 @@ from yarnspec.impl.spark.locality import (
     TaskLocality,
 )
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset import OfferResult, SchedulerView, TaskDescription, TaskSetManager
+from yarnspec.impl.spark.taskset.task_set_manager import SchedulerView, TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import OfferResult, TaskDescription
 
 from yarnspec.spec.property import Property
 

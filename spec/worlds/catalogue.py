@@ -1,5 +1,9 @@
-"""The built-in scenarios: small bounded worlds that tell one story each, with the verdict
-expected under every behaviour variant they are run in.
+"""The one world catalogue: every world file shipped in the package, known by its file's name
+(:data:`WORLD_FILES`), and among them the built-in scenarios (:data:`SCENARIOS`): small bounded
+worlds that tell one story each, with the verdict expected under every behaviour variant they
+are run in. The other shipped worlds (:data:`MODEL_WORLDS`) are walked by the property suite
+and named by the scheduler contract's ``reset``; their builders, functions of variant
+parameters, are in :mod:`yarnspec.spec.worlds.world_builders`.
 
 Each is a world file shipped in the package (``yarnspec/spec/worlds/NAME.toml``, the format of
 ``docs/world-files.md``): the world, a one-line story, its source (seed, JIRA), a description
@@ -42,7 +46,7 @@ from yarnspec.spec.scheduler.model import SchedulerModel
 from yarnspec.spec.worlds.world_file import load_world
 
 __all__ = [
-    "BUILT_IN", "EXPECTED", "INVARIANTS", "SCENARIOS", "TITLE_SEPARATOR", "Expected", "ExploreBounds", "Scenario",
+    "BUILT_IN", "EXPECTED", "INVARIANTS", "MODEL_WORLDS", "SCENARIOS", "WORLD_FILES", "TITLE_SEPARATOR", "Expected", "ExploreBounds", "Scenario",
     "ScenarioModel", "ScenarioVariant", "builtin_world_path", "find_scenario", "model_for_title", "scenario_model",
     "scenario_names",
 ]  # fmt: skip
@@ -55,18 +59,21 @@ BUILT_IN: tuple[str, ...] = (
     "big-container-livelock",
     "big-container-reserved",
 )
-#: Where a built-in world file is, as the package installs it.
+#: The shipped world files that are not scenarios of ``yarnspec check``: the property suite
+#: walks them and the scheduler contract's ``reset`` names them.
+MODEL_WORLDS: tuple[str, ...] = ("seed002", "two-queues")
+#: Where a shipped world file is, as the package installs it.
 WORLDS_FOLDER = "yarnspec/spec/worlds"
 
 
 def builtin_world_path(name: str) -> Path:
-    """The shipped world file of the built-in scenario ``name``."""
+    """The shipped world file ``name`` (a built-in scenario or one of :data:`MODEL_WORLDS`)."""
     return Path(str(resources.files("yarnspec.spec").joinpath("worlds", f"{name}.toml")))
 
 
 def _catalogue() -> dict[str, Scenario]:
     found = {}
-    for name in BUILT_IN:
+    for name in (*BUILT_IN, *MODEL_WORLDS):
         scenario = load_world(builtin_world_path(name), catalogue=True, origin=f"{WORLDS_FOLDER}/{name}.toml").scenario
         if scenario.name != name:
             raise InputError(str(builtin_world_path(name)), "name", f"the file of {name} names {scenario.name!r}")
@@ -74,8 +81,11 @@ def _catalogue() -> dict[str, Scenario]:
     return found
 
 
+#: Every shipped world file by its name: the built-in scenarios in catalogue order, then
+#: :data:`MODEL_WORLDS`.
+WORLD_FILES: Mapping[str, Scenario] = _catalogue()
 #: Every built-in scenario by name, in catalogue order.
-SCENARIOS: Mapping[str, Scenario] = _catalogue()
+SCENARIOS: Mapping[str, Scenario] = {name: WORLD_FILES[name] for name in BUILT_IN}
 
 
 def find_scenario(name: str, source: str = "<scenarios>", place: str = "scenario") -> Scenario:

@@ -18,7 +18,10 @@ from typing import Any
 
 import pytest
 
-from yarnspec.checks.conformance import runner, spark_taskset
+from yarnspec.checks.conformance import runner
+from yarnspec.checks.conformance.spark_taskset_case import INPUT_KEYS
+from yarnspec.checks.conformance.spark_taskset_expectations import EXPECTATIONS
+from yarnspec.checks.conformance.spark_taskset_replay import OPS
 from yarnspec.checks.conformance.outcome import Verdict
 
 from ..conftest import CONFORMANCE_DIR
@@ -132,11 +135,11 @@ def _vocabulary_row(kind: str, header: str) -> str:
 def test_every_documented_taskset_op_and_expectation_has_a_reader() -> None:
     ops = re.findall(r"`([a-z_]+) \{", _vocabulary_row("taskset", "step ops"))
     assert len(ops) >= 15
-    assert set(ops) <= set(spark_taskset.OPS)
+    assert set(ops) <= set(OPS)
     keys = [k.split(" ")[0] for k in re.findall(r"`([a-z_]+(?: \{[^}]*\})?)`", _vocabulary_row("taskset", "expectation keys"))]
     assert len(keys) >= 25
-    assert set(keys) - {"stage", "levels_as_set"} <= set(spark_taskset.EXPECTATIONS)
+    assert set(keys) - {"stage", "levels_as_set"} <= set(EXPECTATIONS)
     inputs = re.findall(r"`([a-z_]+)`", _vocabulary_row("taskset", "keys under `input`"))
     for key in inputs:
         if key not in ("kind", "host", "executor", "expect", "parsed"):
-            assert key in spark_taskset.INPUT_KEYS, key
+            assert key in INPUT_KEYS, key

@@ -97,7 +97,7 @@ def test_unknown_names_are_one_clear_error() -> None:
 @pytest.mark.parametrize(
     "title, fragment",
     [
-        ("seed003", "expected 'scenario/variant', got 'seed003'"),
+        ("reserved-starvation", "expected 'scenario/variant', got 'reserved-starvation'"),
         ("nothing/yarn-8127", "unknown scenario 'nothing'"),
         ("reserved-starvation/pre-8127", "has no variant 'pre-8127'"),
     ],

@@ -89,9 +89,9 @@ def test_a_memo_refuses_another_worlds_state() -> None:
     """A memo answers for its own world only: handing it to another world's step is an error,
     not a silently wrong answer."""
     from yarnspec.impl.scheduler.actions import enabled, start
-    from yarnspec.spec.worlds.named_worlds import seed002_world, two_queue_world
+    from yarnspec.spec.worlds.world_builders import seed002_world, two_queues_world
 
-    one, other = two_queue_world(), seed002_world()
+    one, other = two_queues_world(), seed002_world()
     with pytest.raises(ValueError, match="another world"):
         enabled(other, start(other), Memo(one))
 

@@ -1,6 +1,6 @@
 """Environment actions and preemption in the loop: what each does to the stored counters.
 
-Seed 002's scaled cluster (:func:`~yarnspec.spec.worlds.named_worlds.seed002_world`): three 4 GB
+Seed 002's scaled cluster (:func:`~yarnspec.spec.worlds.world_builders.seed002_world`): three 4 GB
 nodes, queues A and B at 50%; app_A fills the cluster with its 2 GB AM and five 2 GB
 containers, then app_B arrives. The monitor marks a container of A, the AM may release it, and
 otherwise a later round kills it once the 3 s wait has passed.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from yarnspec.impl.scheduler.monitor.scheduling_monitor import run_monitor, snapshot
 from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
-from yarnspec.spec.worlds.named_worlds import seed002_world
+from yarnspec.spec.worlds.world_builders import seed002_world
 
 from tests.scheduler.helpers import gb, labels_of, play
 

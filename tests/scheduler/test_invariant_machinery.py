@@ -11,7 +11,7 @@ from yarnspec.impl.scheduler.actions import KINDS, kind
 from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.scheduler import invariants as inv
-from yarnspec.spec.worlds.named_worlds import duplicate_commit_world
+from yarnspec.spec.worlds.world_builders import async_double_commit_world
 from yarnspec.spec.scheduler.model import SchedulerModel
 from yarnspec.spec.scheduler.sums import Sums
 from yarnspec.spec.scheduler.verdicts import accounting
@@ -111,7 +111,7 @@ def test_the_model_computes_the_sums_once_per_state(monkeypatch: pytest.MonkeyPa
         return original(world, state)
 
     monkeypatch.setattr(Sums, "of", staticmethod(counting))
-    model = SchedulerModel(duplicate_commit_world("yarn-8127"), progress=False)
+    model = SchedulerModel(async_double_commit_world("yarn-8127"), progress=False)
     state = model.initial_states()[0]
     checks = model.invariants()
     targets = [target for _, target in model.successors(state)]
@@ -128,7 +128,7 @@ def test_the_model_checks_a_step_invariant_only_after_its_kinds(monkeypatch: pyt
         for i in inv.STEP_INVARIANTS
     )
     monkeypatch.setattr("yarnspec.spec.scheduler.model.STEP_INVARIANTS", patched)
-    model = SchedulerModel(duplicate_commit_world("yarn-8127"), progress=False)
+    model = SchedulerModel(async_double_commit_world("yarn-8127"), progress=False)
     frontier = model.initial_states()
     kinds_taken = set()
     for _ in range(6):

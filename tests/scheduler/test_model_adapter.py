@@ -14,11 +14,11 @@ from yarnspec.impl.scheduler.actions import enabled, start, take
 from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form
 from yarnspec.impl.scheduler.state import NONE, Proposal, SchedulerState
 from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state
-from yarnspec.spec.worlds.named_worlds import model, two_queue_world
+from yarnspec.spec.worlds.world_builders import model, two_queues_world
 from yarnspec.spec.worlds.catalogue import model_for_title
 from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
 
-TWO_QUEUES = two_queue_world(asynchronous=True)
+TWO_QUEUES = two_queues_world(asynchronous=True)
 
 
 def test_the_model_speaks_the_protocol() -> None:
@@ -42,7 +42,7 @@ def test_a_stuttering_step_leads_to_the_state_itself_and_only_then() -> None:
     """A step that changes nothing (the clock at its bound) gives the state object itself, which
     the explorer knows without hashing; a step that changes something, or a stuttering step
     from a state that records broken step invariants, gives a new state."""
-    m = model("duplicate-commit", commit="yarn-8127")
+    m = model("async-double-commit", commit="yarn-8127")
     (initial,) = m.initial_states()
     state = initial
     for _ in range(3):  # up to the clock bound (a tick from there stutters)
@@ -56,27 +56,27 @@ def test_a_stuttering_step_leads_to_the_state_itself_and_only_then() -> None:
 
 
 def test_the_explorer_finds_the_yarn_8127_leak_and_the_trace_replays() -> None:
-    m = model("duplicate-commit", commit="pre-8127")
+    m = model("async-double-commit", commit="pre-8127")
     result = explore(m, symmetry=True)
     trace = result.violation
     assert trace is not None and trace.property == "node-used-is-sum-of-containers"
     actions = [step.action for step in trace.steps[1:]]
     assert actions[-2:] == ["commit(allocate app1/r1 on n0 from c3)"] * 2
-    assert "violated" in replay(model("duplicate-commit", commit="pre-8127"), trace)
+    assert "violated" in replay(model("async-double-commit", commit="pre-8127"), trace)
 
 
 def test_with_the_check_the_same_world_holds_as_far_as_explored() -> None:
-    result = explore(model("duplicate-commit", commit="yarn-8127"), symmetry=True, max_states=1500)
+    result = explore(model("async-double-commit", commit="yarn-8127"), symmetry=True, max_states=1500)
     assert result.violation is None and result.verdict.status != "violated"
 
 
 def test_seed_003_starves_under_yarn_8127_and_not_with_yarn_10259() -> None:
-    starving = explore(model("seed003", commit="yarn-8127"))
+    starving = explore(model("reserved-starvation", commit="yarn-8127"))
     (prop,) = starving.properties
     assert prop.counterexample is not None
     loop = [step.action for step in prop.counterexample.steps[(prop.counterexample.loop_start or 0) + 1 :]]
     assert "commit(allocate app1/r1 on n1 from c1)" in loop
-    fixed = explore(model("seed003", commit="yarn-8127", reserve="yarn-10259"))
+    fixed = explore(model("reserved-starvation", commit="yarn-8127", reserve="yarn-10259"))
     assert fixed.violation is None and all(p.counterexample is None for p in fixed.properties)
 
 

@@ -22,7 +22,7 @@ from yarnspec.impl.scheduler.state import (
     SchedulerState,
     Usage,
 )
-from yarnspec.spec.worlds.named_worlds import duplicate_commit_world
+from yarnspec.spec.worlds.world_builders import async_double_commit_world
 
 R = Resource.of(4096, 4)
 
@@ -31,7 +31,7 @@ def _records() -> list[tuple[object, ...]]:
     usage = Usage((R,), (R,), (R,), (R,))
     app = AppState(0, AppPhase.ACTIVE, (1, 2), (R,), (R,), (R,), (0,))
     container = Container(3, 0, 1, 0, R, ContainerState.RUNNING, 5)
-    return [usage, app, container, NodeState(True, R, R), Proposal(ProposalKind.ALLOCATE, 0, 1, 0), start(duplicate_commit_world())]
+    return [usage, app, container, NodeState(True, R, R), Proposal(ProposalKind.ALLOCATE, 0, 1, 0), start(async_double_commit_world())]
 
 
 @pytest.mark.parametrize("record", _records(), ids=lambda r: type(r).__name__)
@@ -62,7 +62,7 @@ def test_the_fields_accounting_builds_positionally() -> None:
 
 
 def test_a_changed_state_is_another_state() -> None:
-    state = start(duplicate_commit_world())
+    state = start(async_double_commit_world())
     later = state._replace(clock=state.clock + 1)
     assert later != state and hash(later) != hash(state)
     assert type(later) is type(state)
@@ -86,7 +86,7 @@ def test_proposals_order_field_by_field() -> None:
 
 
 def test_a_container_is_found_by_id() -> None:
-    state = start(duplicate_commit_world())
+    state = start(async_double_commit_world())
     containers = tuple(Container(cid, 0, 0, 1, R, ContainerState.RUNNING, 0) for cid in (2, 5, 9))
     state = state._replace(containers=containers)
     assert state.container(5) is containers[1]

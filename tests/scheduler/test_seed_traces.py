@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from yarnspec.impl.scheduler.state import ContainerState
 from yarnspec.spec.scheduler.invariants import Step, check_state, cluster_conservation, node_used_is_sum_of_containers
-from yarnspec.spec.worlds.named_worlds import duplicate_commit_world, seed003_world
+from yarnspec.spec.worlds.world_builders import async_double_commit_world, reserved_starvation_world
 
 from tests.scheduler.helpers import gb, play
 
@@ -36,7 +36,7 @@ PROPOSE_ON_N1 = ["propose(partition '')", "commit(allocate app1/r1 on n1 from c1
 
 
 def test_yarn_8127_rejects_the_reserved_container_on_another_node_for_ever() -> None:
-    world = seed003_world("yarn-8127")
+    world = reserved_starvation_world("yarn-8127")
     state, _ = play(world, SEED003_PREFIX)
     assert state.nodes[1].free == gb(8, 8)  # n1 has room for the 4 GB container all along
     notes = []
@@ -50,7 +50,7 @@ def test_yarn_8127_rejects_the_reserved_container_on_another_node_for_ever() -> 
 
 
 def test_reserved_pickup_allocates_the_same_trace_on_the_other_node() -> None:
-    world = seed003_world("reserved-pickup")
+    world = reserved_starvation_world("reserved-pickup")
     state, notes = play(world, SEED003_PREFIX + PROPOSE_ON_N1)
     assert notes[-1] == "committed allocate from reservation"
     container = state.container(1)
@@ -62,7 +62,7 @@ def test_reserved_pickup_allocates_the_same_trace_on_the_other_node() -> None:
 
 
 def test_before_the_resort_the_reservation_is_retried_on_its_own_node() -> None:
-    world = seed003_world("yarn-8127")
+    world = reserved_starvation_world("yarn-8127")
     state, notes = play(world, SEED003_PREFIX[:-2] + ["propose(partition '')", "commit(rereserve app1/r1 on n0 from c1)"])
     assert notes[-1] == "committed rereserve"
     app = state.apps[0]
@@ -70,7 +70,7 @@ def test_before_the_resort_the_reservation_is_retried_on_its_own_node() -> None:
 
 
 def test_yarn_10259_tries_every_candidate_before_reserving() -> None:
-    world = seed003_world("yarn-8127", "yarn-10259")
+    world = reserved_starvation_world("yarn-8127", "yarn-10259")
     state, notes = play(world, SEED003_PREFIX[:6] + ["commit(allocate app1/r1 on n1)"])
     assert notes[-1] == "committed allocate"
     assert all(c.state != ContainerState.RESERVED for c in state.containers)
@@ -102,7 +102,7 @@ DUPLICATE = [
 
 
 def test_pre_8127_duplicate_commit_breaks_conservation_and_leaks() -> None:
-    world = duplicate_commit_world("pre-8127")
+    world = async_double_commit_world("pre-8127")
     state, _ = play(world, DUPLICATE)
     assert len(state.proposals) == 1  # the second thread's proposal, now stale
     state, notes = play(world, ["commit(allocate app1/r1 on n0 from c3)"], state, check=False)
@@ -118,7 +118,7 @@ def test_pre_8127_duplicate_commit_breaks_conservation_and_leaks() -> None:
 
 
 def test_yarn_8127_rejects_the_duplicate_commit() -> None:
-    world = duplicate_commit_world("yarn-8127")
+    world = async_double_commit_world("yarn-8127")
     state, notes = play(world, DUPLICATE + ["commit(allocate app1/r1 on n0 from c3)", "launch(c3)", "complete(c3)"])
     assert notes[-3].startswith("rejected allocate from reservation") and "YARN-8127" in notes[-3]
     assert check_state(world, state) == []

@@ -29,8 +29,8 @@ from yarnspec.checks.suites.scheduler import (
     WalkPolicy,
     duplicate_commit,
     generate_world,
-    named_worlds,
     paths,
+    shipped_worlds,
 )
 from yarnspec.checks.suites.strategies import HypothesisChooser
 from yarnspec.impl.scheduler.actions import Action, enabled, kind, start, take
@@ -39,13 +39,13 @@ from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.scheduler.invariants import check_state, check_step
 
 
-NAMED = named_worlds()
+NAMED = shipped_worlds()
 
 
 @st.composite
 def worlds(draw: st.DrawFn, variant: st.SearchStrategy[VariantChoice] = st.sampled_from(VARIANTS)) -> tuple[World, bool]:
     """A world and whether the walk is phased: a generated world for one behaviour
-    combination, or one of the named worlds (phased as the suite walks them)."""
+    combination, or one of the shipped worlds (phased as the suite walks them)."""
     if draw(st.booleans()):
         return draw(st.sampled_from(NAMED))
     return generate_world(HypothesisChooser(draw), draw(variant)), draw(st.booleans())

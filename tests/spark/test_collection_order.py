@@ -13,13 +13,9 @@ from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.collection_order import CollectionOrder
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset import (
-    VARIANTS,
-    DispatchConf,
-    ExecutorLoss,
-    ExecutorLossReason,
-    TaskSet,
-)
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf
+from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS
+from yarnspec.impl.spark.taskset.tasks import ExecutorLoss, ExecutorLossReason, TaskSet
 
 PROCESS, NODE, NO_PREF, RACK, ANY = list(TaskLocality)
 SCALA = VARIANTS["spark-4.0"]

@@ -18,19 +18,17 @@ from yarnspec.impl.spark.locality import (
 )
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset import (
-    VARIANTS,
-    DispatchConf,
-    DispatchVariant,
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, LocalityWaits
+from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS, DispatchVariant
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import (
     EndReason,
     ExecutorLoss,
     ExecutorLossReason,
-    LocalityWaits,
     OfferResult,
     TaskDescription,
     TaskEndReason,
     TaskSet,
-    TaskSetManager,
     TaskState,
 )
 from yarnspec.spec.spark.dispatch import (

@@ -4,7 +4,7 @@ from PyPI's pyspark 3.4.4), transcribed from a Java program that inserted the sa
 from __future__ import annotations
 
 from yarnspec.impl.spark.percentile_heap import PercentileHeap34
-from yarnspec.impl.spark.taskset import VARIANTS, SpeculationMedian
+from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS, SpeculationMedian
 
 #: 77 values of java.util.Random(7).nextInt(1000), in insertion order.
 RANDOM_77 = [

@@ -11,12 +11,9 @@ from hypothesis import strategies as st
 
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset import (
-    VARIANTS,
-    DispatchConf,
-    SpeculationMedian,
-    TaskSet,
-)
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf
+from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS, SpeculationMedian
+from yarnspec.impl.spark.taskset.tasks import TaskSet
 
 UPPER, AVERAGE, ROUNDED = SpeculationMedian.UPPER_MIDDLE, SpeculationMedian.AVERAGE_OF_MIDDLE, SpeculationMedian.SORTED_ROUNDED_HALF
 
@@ -109,7 +106,7 @@ def test_a_bad_min_task_runtime_names_the_key() -> None:
 def test_executor_lost_does_not_resubmit_a_copy_killed_by_another_attempt() -> None:
     # SPARK-22074: task 0 runs on e1, its speculative copy succeeds on e2 and the original is
     # killed; losing e1 must not undo the success (the model once queued task 0 again).
-    from yarnspec.impl.spark.taskset import EndReason, ExecutorLoss, ExecutorLossReason, TaskEndReason, TaskState
+    from yarnspec.impl.spark.taskset.tasks import EndReason, ExecutorLoss, ExecutorLossReason, TaskEndReason, TaskState
 
     conf = DispatchConf.from_spark_conf({"spark.speculation": "true", "spark.locality.wait": "0"}, VARIANTS["spark-4.0"])
     sched = TaskSchedulerImpl(conf, shuffle_offers=False)

@@ -11,16 +11,10 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset import (
-    DispatchConf,
-    DispatchVariant,
-    ExecutorLoss,
-    ExecutorLossReason,
-    LocalityWaits,
-    TaskDescription,
-    TaskSet,
-    TaskSetManager,
-)
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, LocalityWaits
+from yarnspec.impl.spark.taskset.dispatch_variant import DispatchVariant
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import ExecutorLoss, ExecutorLossReason, TaskDescription, TaskSet
 
 PROCESS, NODE, NO_PREF, RACK, ANY = list(TaskLocality)
 ZERO_WAIT = DispatchConf(waits=LocalityWaits(0, 0, 0))

@@ -12,20 +12,16 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl
-from yarnspec.impl.spark.taskset import (
-    VARIANTS,
-    DispatchConf,
-    DispatchVariant,
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, LocalityWaits, SpeculationConf, parse_time_ms
+from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS, DispatchVariant
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import (
     EndReason,
     ExecutorLoss,
     ExecutorLossReason,
-    LocalityWaits,
-    SpeculationConf,
     TaskEndReason,
     TaskSet,
-    TaskSetManager,
     TaskState,
-    parse_time_ms,
 )
 
 PROCESS, NODE, NO_PREF, RACK, ANY = list(TaskLocality)

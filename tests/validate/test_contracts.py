@@ -14,7 +14,7 @@ from yarnspec.checks.validate.families import family_of
 from yarnspec.checks.conformance.runner import find_case_files, load_case
 from yarnspec.checks.validate.reference import ALL_REFERENCE_ADAPTERS, CandidateSelector, NodeSorting, Placement, RefusedInput, Scheduler
 from yarnspec.checks.validate.reference import PreemptionRound as PreemptionRoundAdapter
-from yarnspec.spec.worlds.named_worlds import model
+from yarnspec.spec.worlds.world_builders import model
 from yarnspec.spec.contracts import CONTRACTS
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.spark_dispatch import compare as compare_dispatch

@@ -58,7 +58,7 @@ def _observation(used: list[int], free: list[int], root: list[int], a: list[int]
 
 
 def test_scheduler_invariants_catch_each_broken_observation() -> None:
-    calls = [Call(scheduler.RESET, {"world": "seed003"}), Call(scheduler.STEP, {"action": "x"}), Call(scheduler.STEP, {"action": "y"})]
+    calls = [Call(scheduler.RESET, {"world": "reserved-starvation"}), Call(scheduler.STEP, {"action": "x"}), Call(scheduler.STEP, {"action": "y"})]
     good = _observation([1024, 1], [3072, 3], [1024, 1], [1024, 1])
     assert scheduler.invariants(calls, [Answer({}), Answer(good), Answer(good)]) == []
     broken = {
@@ -89,8 +89,8 @@ def test_a_malformed_world_description_is_refused_in_one_line() -> None:
 def test_the_explorer_trace_takes_the_yarn_8127_world_to_two_commits_from_one_reservation() -> None:
     labels = leak_trace()
     assert labels[-2:] == ("commit(allocate app1/r1 on n0 from c3)",) * 2
-    calls = simulate(1, 60)  # the first named-world trace: duplicate-commit under yarn-8127
-    assert calls[0].input == {"world": "duplicate-commit", "parameters": {"commit": "yarn-8127"}}
+    calls = simulate(1, 60)  # the first shipped-world trace: async-double-commit under yarn-8127
+    assert calls[0].input == {"world": "async-double-commit", "parameters": {"commit": "yarn-8127"}}
     assert tuple(call.input["action"] for call in calls[1 : len(labels) + 1]) == labels
 
 

@@ -13,8 +13,7 @@ from yarnspec.checks.shipped_schemas import SCHEMAS, schema_text
 from yarnspec.checks.suites.scenarios import explore_variant
 from yarnspec.checks.worlds.world_arguments import load_world
 from yarnspec.spec.json_schema import schema_validator, validate_document
-from yarnspec.spec.worlds.named_worlds import MODEL_WORLDS
-from yarnspec.spec.worlds.catalogue import BUILT_IN, SCENARIOS, builtin_world_path
+from yarnspec.spec.worlds.catalogue import BUILT_IN, MODEL_WORLDS, SCENARIOS, WORLD_FILES, builtin_world_path
 from yarnspec.spec.worlds.world_file import read_toml, world_schema_text
 
 
@@ -27,7 +26,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def test_every_shipped_world_file_is_in_the_catalogue() -> None:
     shipped = sorted(p.name for p in resources.files("yarnspec.spec").joinpath("worlds").iterdir() if p.name.endswith(".toml"))
     assert shipped == sorted(f"{name}.toml" for name in (*BUILT_IN, *MODEL_WORLDS))
-    assert list(SCENARIOS) == list(BUILT_IN)
+    assert list(SCENARIOS) == list(BUILT_IN) and list(WORLD_FILES) == [*BUILT_IN, *MODEL_WORLDS]
     for name, scenario in SCENARIOS.items():
         assert scenario.world_file == str(builtin_world_path(name)) and scenario.origin == f"yarnspec/spec/worlds/{name}.toml"
 
@@ -98,7 +97,7 @@ def test_print_world_of_a_python_scenario_is_one_line(monkeypatch: pytest.Monkey
 
 
 @pytest.mark.parametrize("name", MODEL_WORLDS)
-def test_the_named_worlds_files_answer_their_question(name: str) -> None:
+def test_the_model_worlds_files_answer_their_question(name: str) -> None:
     """seed002.toml and two-queues.toml are not scenarios of ``check``; their one question
     (every invariant holds, within their default bounds) is asked here, under every variant."""
     scenario = load_world(builtin_world_path(name)).scenario

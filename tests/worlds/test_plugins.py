@@ -19,7 +19,7 @@ from .test_world_file import SEED003
 MODULE = '''
 from pathlib import Path
 from yarnspec.spec.worlds.catalogue import ExploreBounds, Scenario, ScenarioVariant
-from yarnspec.spec.worlds.named_worlds import seed003_world
+from yarnspec.spec.worlds.world_builders import reserved_starvation_world
 
 HERE = Path(__file__).parent
 
@@ -28,7 +28,7 @@ def scenarios():
         name="my-seed003",
         story="seed 003 registered by another project",
         source="a plugin",
-        build=seed003_world,
+        build=reserved_starvation_world,
         variants=(ScenarioVariant("fixed", {"reserve": "yarn-10259"}, "reservation-progress", "holds", "YARN-10259"),),
         bounds=ExploreBounds(),
     )

@@ -1,6 +1,6 @@
 """``scheduler``: generated worlds and the named worlds, walked action by action on the reference
 model; each step's label is the call, so the implementation takes the same path. Traces come
-from seeded simulation and, on the duplicate-commit world, start with an explorer trace.
+from seeded simulation and, on the async-double-commit world, start with an explorer trace.
 
 The walk chooses as the scheduler property suite's walks do
 (:func:`yarnspec.checks.suites.scheduler.choose_action`: a kind of action by weight, then one
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.scheduler import RESET, STEP
-from yarnspec.spec.worlds.named_worlds import model
+from yarnspec.spec.worlds.world_builders import model
 from yarnspec.spec.scheduler.model import ModelState
 
 from yarnspec.checks.explore.bfs import explore
@@ -35,9 +35,9 @@ SHRINK_BUDGET = 40
 #: whether the walk is phased (a queue fills before another claims its share back).
 #: (``pre-8127`` is left out: its duplicate commit leaks on purpose.)
 NAMED: tuple[tuple[str, dict[str, Any], bool], ...] = (
-    ("duplicate-commit", {"commit": "yarn-8127"}, False),
-    ("seed003", {"commit": "yarn-8127"}, False),
-    ("seed003", {"commit": "reserved-pickup"}, False),
+    ("async-double-commit", {"commit": "yarn-8127"}, False),
+    ("reserved-starvation", {"commit": "yarn-8127"}, False),
+    ("reserved-starvation", {"commit": "reserved-pickup"}, False),
     ("seed002", {}, True),
     ("two-queues", {"commit": "yarn-8127", "asynchronous": True}, True),
 )
@@ -72,12 +72,12 @@ def walk(reset: dict[str, Any], chooser: Chooser, steps: int, phased: bool = Fal
 
 @cache
 def leak_trace() -> tuple[str, ...]:
-    """The explorer's shortest trace to YARN-8127's leak in the duplicate-commit world under
+    """The explorer's shortest trace to YARN-8127's leak in the async-double-commit world under
     ``pre-8127`` (its action labels). Replayed under ``yarn-8127``, it takes an implementation
     to the moment two proposals from one reservation are committed one after the other, which
     a random walk seldom reaches."""
-    found = explore(model("duplicate-commit", commit="pre-8127"), symmetry=True, check_progress=False, show_progress=False).violation
-    assert found is not None, "the pre-8127 duplicate-commit world no longer leaks"
+    found = explore(model("async-double-commit", commit="pre-8127"), symmetry=True, check_progress=False, show_progress=False).violation
+    assert found is not None, "the pre-8127 async-double-commit world no longer leaks"
     return tuple(step.action for step in found.steps if step.action is not None)
 
 
@@ -106,13 +106,13 @@ def inputs() -> st.SearchStrategy[list[Call]]:
 
 def simulate(seed: int, length: int) -> list[Call]:
     """A seeded walk of ``length`` steps: odd seeds on a named world (cycling through
-    :data:`NAMED`; on the duplicate-commit world it starts with the explorer's
+    :data:`NAMED`; on the async-double-commit world it starts with the explorer's
     :func:`leak_trace`), even seeds on a generated world (a phased walk)."""
     chooser = RandomChooser(f"scheduler-{seed}")
     if seed % 2 == 0:
         return walk({"world": generate_description(chooser)}, chooser, length, phased=True)
     name, parameters, phased = NAMED[(seed // 2) % len(NAMED)]
-    prefix = leak_trace() if name == "duplicate-commit" else ()
+    prefix = leak_trace() if name == "async-double-commit" else ()
     return walk({"world": name, "parameters": parameters}, chooser, length, phased, prefix)
 
 

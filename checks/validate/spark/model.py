@@ -16,23 +16,22 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from yarnspec.checks.conformance.spark_taskset import parse_task_set
+from yarnspec.checks.conformance.spark_taskset_case import parse_task_set
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.spark import taskset
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset import (
-    VARIANTS,
-    DispatchConf,
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, parse_time_ms
+from yarnspec.impl.spark.taskset import dispatch_variant
+from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import (
     EndReason,
     ExecutorLoss,
     ExecutorLossReason,
     TaskDescription,
     TaskEndReason,
-    TaskSetManager,
     TaskState,
-    parse_time_ms,
 )
 
 from yarnspec.checks.validate.spark.process import AdapterError
@@ -76,7 +75,7 @@ def _launch(task: TaskDescription) -> dict[str, Any]:
 def default_variant() -> str:
     """The model's default dispatch variant: ``DEFAULT_VARIANT`` where the model names one, else
     the first of ``VARIANTS`` (current Spark)."""
-    return str(getattr(taskset, "DEFAULT_VARIANT", next(iter(VARIANTS))))
+    return str(getattr(dispatch_variant, "DEFAULT_VARIANT", next(iter(VARIANTS))))
 
 
 class ModelDispatchSession:

@@ -6,7 +6,8 @@ from typing import Any
 from unittest.mock import patch
 
 from yarnspec.checks.validate.reference import Dispatch
-from yarnspec.impl.spark.taskset import LocalityWaits, TaskSetManager
+from yarnspec.impl.spark.taskset.dispatch_conf import LocalityWaits
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
 
 
 class DelayTimerNeverReset(Dispatch):

@@ -118,7 +118,7 @@ class ReservationLeakedAtCommit(_Misread):
         world = input["world"]
         if isinstance(world, str):
             parameters = input.get("parameters", {})
-            if world == "duplicate-commit" and parameters.get("commit", "pre-8127") == "yarn-8127":
+            if world == "async-double-commit" and parameters.get("commit", "pre-8127") == "yarn-8127":
                 input = {**input, "parameters": {**parameters, "commit": "pre-8127"}}
             return super().reset(input)
         chosen, properties = world.get("variants", {}), world["properties"]

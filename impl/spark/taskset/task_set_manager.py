@@ -13,538 +13,40 @@ Nothing here is random. What the manager needs from its scheduler (liveness of e
 hosts and racks, task ids, and the DAG scheduler's callbacks) is the :class:`SchedulerView`
 protocol, which :class:`yarnspec.impl.spark.task_scheduler.TaskSchedulerImpl` implements.
 
-Spark versions differ in a few rules (semantics 8); each is a field of :class:`DispatchVariant`
-and :data:`VARIANTS` names the combinations of real releases.
+Spark versions differ in a few rules (semantics 8): the manager reads them from its
+configuration's :class:`~yarnspec.impl.spark.taskset.dispatch_variant.DispatchVariant`.
 """
 
 from __future__ import annotations
 
-import enum
 import math
-import re
-from collections.abc import Mapping, MutableMapping, MutableSet, Sequence
-from dataclasses import dataclass, field, replace
-from types import MappingProxyType
+from collections.abc import MutableMapping, MutableSet, Sequence
 from typing import Protocol
 
-from yarnspec.impl.errors import InputError
-
-from yarnspec.impl.spark.collection_order import CollectionOrder, get_or_else_update, new_map, new_set
-from yarnspec.impl.spark.locality import ExecutorCacheTaskLocation, HDFSCacheTaskLocation, TaskLocality, TaskLocation, parse_task_location
-from yarnspec.impl.spark.percentile_heap import PercentileHeap34
+from yarnspec.impl.spark.collection_order import get_or_else_update, new_map, new_set
+from yarnspec.impl.spark.locality import ExecutorCacheTaskLocation, HDFSCacheTaskLocation, TaskLocality
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf
+from yarnspec.impl.spark.taskset.pending_tasks import PendingTasksByLocality, push
+from yarnspec.impl.spark.taskset.tasks import (
+    RESUBMITTED,
+    SUCCESS,
+    BarrierPendingLaunch,
+    EndReason,
+    ExecutorLoss,
+    ExecutorLossReason,
+    OfferResult,
+    TaskDescription,
+    TaskEndReason,
+    TaskInfo,
+    TaskSet,
+    TaskState,
+)
 
 PROCESS_LOCAL = TaskLocality.PROCESS_LOCAL
 NODE_LOCAL = TaskLocality.NODE_LOCAL
 NO_PREF = TaskLocality.NO_PREF
 RACK_LOCAL = TaskLocality.RACK_LOCAL
 ANY = TaskLocality.ANY
-
-# --------------------------------------------------------------------------------------------
-# Configuration: the waits, Spark's time strings, the variants
-# --------------------------------------------------------------------------------------------
-
-LOCALITY_WAIT = "spark.locality.wait"
-LOCALITY_WAIT_PROCESS = "spark.locality.wait.process"
-LOCALITY_WAIT_NODE = "spark.locality.wait.node"
-LOCALITY_WAIT_RACK = "spark.locality.wait.rack"
-LEGACY_RESET = "spark.locality.wait.legacyResetOnTaskLaunch"
-TASK_CPUS = "spark.task.cpus"
-MAX_FAILURES = "spark.task.maxFailures"
-SPECULATION = "spark.speculation"
-SPECULATION_MULTIPLIER = "spark.speculation.multiplier"
-SPECULATION_QUANTILE = "spark.speculation.quantile"
-SPECULATION_MIN_RUNTIME = "spark.speculation.minTaskRuntime"
-SHUFFLE_SERVICE = "spark.shuffle.service.enabled"
-
-#: ``spark.locality.wait`` when unset; the per-level keys fall back to it.
-DEFAULT_LOCALITY_WAIT = "3s"
-
-_CONF_SOURCE = "<spark conf>"
-
-#: Spark's time-string suffixes (``JavaUtils.timeSuffixes``) as microseconds per unit.
-_MICROS_PER_UNIT = MappingProxyType({
-    "us": 1,
-    "ms": 1_000,
-    "s": 1_000_000,
-    "m": 60_000_000,
-    "min": 60_000_000,
-    "h": 3_600_000_000,
-    "d": 86_400_000_000,
-})
-_TIME_STRING = re.compile(r"(-?[0-9]+)([a-z]+)?")
-
-
-def parse_time_ms(text: object, key: str = "", source: str = _CONF_SOURCE) -> int:
-    """A Spark time string in milliseconds, as ``conf.getTimeAsMs`` reads it.
-
-    Lower-cased and trimmed, then ``<integer><suffix?>`` with the suffixes ``us ms s m min h
-    d``; no suffix means milliseconds. Microseconds truncate towards zero, as Java's
-    ``TimeUnit.convert`` does. A JSON integer is read as milliseconds. Anything else is an
-    :class:`InputError` naming the key.
-    """
-    if isinstance(text, bool) or not isinstance(text, (str, int)):
-        raise InputError(source, key, f"expected a time such as '3s' or '500ms', found {text!r}")
-    lower = str(text).strip().lower()
-    match = _TIME_STRING.fullmatch(lower)
-    if match is None:
-        raise InputError(source, key, f"cannot read {text!r} as a time (expected e.g. '3s', '500ms', '0')")
-    value, suffix = int(match.group(1)), match.group(2)
-    if suffix is None:
-        return value
-    if suffix not in _MICROS_PER_UNIT:
-        valid = ", ".join(_MICROS_PER_UNIT)
-        raise InputError(source, key, f"invalid time suffix {suffix!r} in {text!r} (valid: {valid})")
-    micros = value * _MICROS_PER_UNIT[suffix]
-    millis = abs(micros) // 1000
-    return millis if micros >= 0 else -millis
-
-
-def parse_flag(value: object, key: str, source: str = _CONF_SOURCE) -> bool:
-    """A boolean setting: a JSON boolean or ``true`` / ``false`` in any case (Scala's
-    ``toBoolean``)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    raise InputError(source, key, f"expected true or false, found {value!r}")
-
-
-def _parse_number(value: object, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise InputError(_CONF_SOURCE, key, f"expected a number, found {value!r}")
-    try:
-        return float(value)
-    except ValueError:
-        raise InputError(_CONF_SOURCE, key, f"expected a number, found {value!r}") from None
-
-
-def _parse_positive_int(value: object, key: str) -> int:
-    if isinstance(value, bool):
-        raise InputError(_CONF_SOURCE, key, f"expected a positive integer, found {value!r}")
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise InputError(_CONF_SOURCE, key, f"expected a positive integer, found {value!r}") from None
-    if number < 1:
-        raise InputError(_CONF_SOURCE, key, f"expected a positive integer, found {value!r}")
-    return number
-
-
-@dataclass(frozen=True)
-class LocalityWaits:
-    """The delay-scheduling wait per level in milliseconds (semantics 5.3).
-
-    ``spark.locality.wait.process`` / ``.node`` / ``.rack``, each falling back to
-    ``spark.locality.wait`` (default ``3s``). ``NO_PREF`` and ``ANY`` never wait.
-    """
-
-    process_ms: int = 3000
-    node_ms: int = 3000
-    rack_ms: int = 3000
-
-    @classmethod
-    def from_conf(cls, conf: Mapping[str, object]) -> LocalityWaits:
-        """Read the four ``spark.locality.wait*`` keys (absent keys take their defaults)."""
-        default = conf.get(LOCALITY_WAIT, DEFAULT_LOCALITY_WAIT)
-        base = parse_time_ms(default, LOCALITY_WAIT)
-
-        def level(key: str) -> int:
-            return parse_time_ms(conf[key], key) if key in conf else base
-
-        return cls(level(LOCALITY_WAIT_PROCESS), level(LOCALITY_WAIT_NODE), level(LOCALITY_WAIT_RACK))
-
-    def wait_ms(self, level: TaskLocality) -> int:
-        """The wait at ``level``: 0 for ``NO_PREF`` and ``ANY``."""
-        if level is PROCESS_LOCAL:
-            return self.process_ms
-        if level is NODE_LOCAL:
-            return self.node_ms
-        if level is RACK_LOCAL:
-            return self.rack_ms
-        return 0
-
-
-class SpeculationMedian(enum.Enum):
-    """How ``checkSpeculatableTasks`` reads the "median" of the successful durations ``d``
-    (sorted ascending, ``n`` of them)."""
-
-    #: Before 2.2 (SPARK-16929): ``d[min(round(0.5 * n), n - 1)]`` with Java's half-up
-    #: rounding, over a sorted copy of every successful attempt's duration.
-    SORTED_ROUNDED_HALF = "sorted-rounded-half"
-    #: 2.2 to 3.3 (``MedianHeap``, SPARK-16929): the mean of the two middle values when ``n`` is
-    #: even, else the middle one.
-    AVERAGE_OF_MIDDLE = "average-of-middle"
-    #: 3.4 (``PercentileHeap``, SPARK-41530): the same up to 50 durations; from 51 on, odd
-    #: counts also average two values (:mod:`yarnspec.impl.spark.percentile_heap`). Depends on
-    #: the order the durations came in.
-    PERCENTILE_HEAP_3_4 = "percentile-heap-3.4"
-    #: 3.5 and later (SPARK-42528 removed the averaging): ``d[n // 2]``, the upper middle.
-    UPPER_MIDDLE = "upper-middle"
-
-    def of(self, durations: Sequence[int]) -> float:
-        """The median this rule gives for ``durations`` (not empty, in the order they came)."""
-        if self is SpeculationMedian.PERCENTILE_HEAP_3_4:
-            return PercentileHeap34.of(durations)
-        ordered = sorted(durations)
-        n = len(ordered)
-        if self is SpeculationMedian.UPPER_MIDDLE:
-            return float(ordered[n // 2])
-        if self is SpeculationMedian.AVERAGE_OF_MIDDLE:
-            if n % 2 == 0:
-                return (ordered[n // 2 - 1] + ordered[n // 2]) / 2.0
-            return float(ordered[n // 2])
-        return float(ordered[min(math.floor(0.5 * n + 0.5), n - 1)])
-
-
-@dataclass(frozen=True)
-class DispatchVariant:
-    """The rules that changed between Spark releases (semantics 8), one field each.
-
-    The defaults are the rules of current Spark (4.0), walking Spark's hash maps in the
-    canonical insertion order; :data:`VARIANTS` names real releases, each with the collection
-    order of its Scala build (see ``docs/spark-dispatch.md``).
-    """
-
-    #: ``spark.locality.wait.legacyResetOnTaskLaunch``: every launch from an offer whose cap is
-    #: not ``NO_PREF`` resets the wait timer and moves the level to the launched task's
-    #: (semantics 5.5 step 5). Always so before 3.1; since 3.1 (SPARK-18886) off by default and
-    #: the scheduler resets instead (semantics 5.6).
-    legacy_reset_on_task_launch: bool = False
-    #: SPARK-4939 (1.3): a level with no task left is passed without waiting.
-    skip_levels_without_tasks: bool = True
-    #: SPARK-31837 (3.1): after recomputing the levels, move to a newly added, more local level.
-    jump_to_new_best_level: bool = True
-    #: SPARK-32653 (3.1): decommissioning executors (and hosts) no longer count as alive.
-    decommission_aware_liveness: bool = True
-    #: SPARK-39955 (3.4): losing the executor of a task that never reported RUNNING does not
-    #: count towards that task's failures.
-    launching_loss_not_counted: bool = True
-    #: SPARK-26755 (3.0): speculative copies are queued in per-locality lists like regular
-    #: tasks; before, one set of speculatable indices was scanned level by level.
-    per_locality_speculation: bool = True
-    #: How the median successful duration is read (:class:`SpeculationMedian`).
-    speculation_median: SpeculationMedian = SpeculationMedian.UPPER_MIDDLE
-    #: ``spark.speculation.multiplier`` and ``spark.speculation.quantile`` when unset: 1.5 and
-    #: 0.75 up to 3.5, 3.0 and 0.9 since 4.0 (SPARK-47720).
-    default_speculation_multiplier: float = 3.0
-    default_speculation_quantile: float = 0.9
-    #: The order in which Spark's ``HashMap`` / ``HashSet`` s are walked (pending lists per
-    #: executor, host and rack, task infos, running tasks, held barrier tasks).
-    collection_order: CollectionOrder = CollectionOrder.INSERTION
-
-
-_SPARK_3_4 = DispatchVariant(
-    speculation_median=SpeculationMedian.PERCENTILE_HEAP_3_4,
-    default_speculation_multiplier=1.5,
-    default_speculation_quantile=0.75,
-    collection_order=CollectionOrder.SCALA_2_12,
-)
-_SPARK_3_1 = replace(_SPARK_3_4, launching_loss_not_counted=False, speculation_median=SpeculationMedian.AVERAGE_OF_MIDDLE)
-_SPARK_3_0 = replace(
-    _SPARK_3_1, legacy_reset_on_task_launch=True, jump_to_new_best_level=False, decommission_aware_liveness=False
-)
-_SPARK_2_2 = replace(_SPARK_3_0, per_locality_speculation=False, collection_order=CollectionOrder.INSERTION)
-_SPARK_2_0 = replace(_SPARK_2_2, speculation_median=SpeculationMedian.SORTED_ROUNDED_HALF)
-
-#: Named variants for real Spark releases (semantics 8); ``docs/spark-dispatch.md`` has the
-#: table. Spark 4.0 walks its hash maps in Scala 2.13's order, the 3.x variants in Scala
-#: 2.12's (their default builds; a ``_2.13`` build of 3.2-3.5 is the same variant with
-#: ``collection_order=CollectionOrder.SCALA_2_13``); 2.x and 1.x (Scala 2.10 / 2.11 / 2.12
-#: builds) are walked in insertion order, which is not their real order.
-VARIANTS: Mapping[str, DispatchVariant] = MappingProxyType({
-    "spark-4.0": DispatchVariant(collection_order=CollectionOrder.SCALA_2_13),
-    "spark-3.5": replace(_SPARK_3_4, speculation_median=SpeculationMedian.UPPER_MIDDLE),
-    "spark-3.4": _SPARK_3_4,
-    "spark-3.1-3.3": _SPARK_3_1,
-    "spark-3.0": _SPARK_3_0,
-    "spark-2.2-2.4": _SPARK_2_2,
-    "spark-2.0-2.1": _SPARK_2_0,
-    "spark-1.2": replace(_SPARK_2_0, skip_levels_without_tasks=False),
-})
-
-#: The variant a case or a command uses when none is named.
-DEFAULT_VARIANT = "spark-4.0"
-
-#: ``spark.speculation.minTaskRuntime`` when unset (the fixed 100 ms of every release before
-#: the key existed, 3.2.0 / SPARK-33741).
-DEFAULT_MIN_TASK_RUNTIME_MS = 100
-
-
-@dataclass(frozen=True)
-class SpeculationConf:
-    """``spark.speculation*``: whether speculation runs, and ``checkSpeculatableTasks``'s
-    threshold (``multiplier`` x the median successful duration once ``quantile`` of the tasks
-    succeeded, at least ``min_task_runtime_ms``). Defaults are Spark 4.0's; older releases'
-    come from their variant through :meth:`DispatchConf.from_spark_conf`."""
-
-    enabled: bool = False
-    multiplier: float = 3.0
-    quantile: float = 0.9
-    min_task_runtime_ms: int = DEFAULT_MIN_TASK_RUNTIME_MS
-
-
-@dataclass(frozen=True)
-class DispatchConf:
-    """Everything a task set manager and the offer loop read from Spark's configuration."""
-
-    waits: LocalityWaits = field(default_factory=LocalityWaits)
-    variant: DispatchVariant = field(default_factory=DispatchVariant)
-    max_task_failures: int = 4
-    task_cpus: int = 1
-    speculation: SpeculationConf = field(default_factory=SpeculationConf)
-    external_shuffle_service: bool = False
-
-    #: The Spark keys :meth:`from_spark_conf` reads.
-    KEYS = (
-        LOCALITY_WAIT,
-        LOCALITY_WAIT_PROCESS,
-        LOCALITY_WAIT_NODE,
-        LOCALITY_WAIT_RACK,
-        LEGACY_RESET,
-        TASK_CPUS,
-        MAX_FAILURES,
-        SPECULATION,
-        SPECULATION_MULTIPLIER,
-        SPECULATION_QUANTILE,
-        SPECULATION_MIN_RUNTIME,
-        SHUFFLE_SERVICE,
-    )
-
-    @classmethod
-    def from_spark_conf(cls, conf: Mapping[str, object], base: DispatchVariant | None = None) -> DispatchConf:
-        """Build from Spark keys. ``base`` is the release variant; the legacy-reset key, when
-        present, overrides that variant's reset rule. Keys other than :attr:`KEYS` are ignored
-        (as Spark ignores keys it does not read)."""
-        variant = base or DispatchVariant()
-        if LEGACY_RESET in conf:
-            variant = replace(variant, legacy_reset_on_task_launch=parse_flag(conf[LEGACY_RESET], LEGACY_RESET))
-        speculation = SpeculationConf(
-            enabled=parse_flag(conf.get(SPECULATION, False), SPECULATION),
-            multiplier=_parse_number(conf.get(SPECULATION_MULTIPLIER, variant.default_speculation_multiplier), SPECULATION_MULTIPLIER),
-            quantile=_parse_number(conf.get(SPECULATION_QUANTILE, variant.default_speculation_quantile), SPECULATION_QUANTILE),
-            min_task_runtime_ms=parse_time_ms(
-                conf.get(SPECULATION_MIN_RUNTIME, DEFAULT_MIN_TASK_RUNTIME_MS), SPECULATION_MIN_RUNTIME
-            ),
-        )
-        return cls(
-            waits=LocalityWaits.from_conf(conf),
-            variant=variant,
-            max_task_failures=_parse_positive_int(conf.get(MAX_FAILURES, 4), MAX_FAILURES),
-            task_cpus=_parse_positive_int(conf.get(TASK_CPUS, 1), TASK_CPUS),
-            speculation=speculation,
-            external_shuffle_service=parse_flag(conf.get(SHUFFLE_SERVICE, False), SHUFFLE_SERVICE),
-        )
-
-
-# --------------------------------------------------------------------------------------------
-# Tasks, attempts, and how they end
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TaskSet:
-    """One stage attempt's tasks: ``preferences[i]`` is task ``i``'s preferred locations
-    (possibly empty). ``barrier`` tasks must all launch together; ``shuffle_map`` tasks leave
-    output on their executor that is lost with it."""
-
-    stage_id: int
-    stage_attempt_id: int
-    priority: int
-    preferences: tuple[tuple[TaskLocation, ...], ...]
-    barrier: bool = False
-    shuffle_map: bool = False
-
-    @classmethod
-    def of(
-        cls,
-        *tasks: Sequence[str | TaskLocation],
-        stage_id: int = 0,
-        stage_attempt_id: int = 0,
-        priority: int = 0,
-        barrier: bool = False,
-        shuffle_map: bool = False,
-    ) -> TaskSet:
-        """A task set from one preference list per task; a location may be given in Spark's
-        string form (``"host1"``, ``"executor_host1_3"``, ``"hdfs_cache_host1"``)."""
-        preferences = tuple(
-            tuple(parse_task_location(loc, f"tasks[{i}][{j}]") if isinstance(loc, str) else loc for j, loc in enumerate(prefs))
-            for i, prefs in enumerate(tasks)
-        )
-        return cls(stage_id, stage_attempt_id, priority, preferences, barrier, shuffle_map)
-
-    @property
-    def name(self) -> str:
-        """``"<stage>.<attempt>"``, as Spark prints a task set's id."""
-        return f"{self.stage_id}.{self.stage_attempt_id}"
-
-    @property
-    def num_tasks(self) -> int:
-        """How many tasks the set holds."""
-        return len(self.preferences)
-
-
-class TaskState(enum.Enum):
-    """Spark's ``TaskState`` values an attempt can end in or report."""
-
-    LAUNCHING = "LAUNCHING"
-    RUNNING = "RUNNING"
-    FINISHED = "FINISHED"
-    FAILED = "FAILED"
-    KILLED = "KILLED"
-    LOST = "LOST"
-
-
-class EndReason(enum.Enum):
-    """Why an attempt ended, named as Spark's ``TaskEndReason`` classes."""
-
-    SUCCESS = "Success"
-    RESUBMITTED = "Resubmitted"
-    TASK_RESULT_LOST = "TaskResultLost"
-    EXCEPTION_FAILURE = "ExceptionFailure"
-    TASK_KILLED = "TaskKilled"
-    EXECUTOR_LOST_FAILURE = "ExecutorLostFailure"
-    FETCH_FAILED = "FetchFailed"
-    TASK_COMMIT_DENIED = "TaskCommitDenied"
-    UNKNOWN_REASON = "UnknownReason"
-
-
-@dataclass(frozen=True)
-class TaskEndReason:
-    """An end reason; ``exit_caused_by_app`` is read only for ``ExecutorLostFailure``."""
-
-    kind: EndReason
-    exit_caused_by_app: bool = True
-
-    @property
-    def counts_towards_failures(self) -> bool:
-        """Spark's ``countTowardsTaskFailures``: kills, denied commits and fetch failures do
-        not count; an executor loss counts only when the application caused it."""
-        if self.kind in (EndReason.TASK_KILLED, EndReason.TASK_COMMIT_DENIED, EndReason.FETCH_FAILED):
-            return False
-        if self.kind is EndReason.EXECUTOR_LOST_FAILURE:
-            return self.exit_caused_by_app
-        return True
-
-
-SUCCESS = TaskEndReason(EndReason.SUCCESS)
-RESUBMITTED = TaskEndReason(EndReason.RESUBMITTED)
-
-
-class ExecutorLoss(enum.Enum):
-    """Spark's ``ExecutorLossReason`` classes a task set manager tells apart."""
-
-    PROCESS_LOST = "ExecutorProcessLost"
-    EXITED = "ExecutorExited"
-    KILLED = "ExecutorKilled"
-    DECOMMISSION = "ExecutorDecommission"
-
-
-@dataclass(frozen=True)
-class ExecutorLossReason:
-    """Why an executor went away. ``caused_by_app`` is the ``causedByApp`` /
-    ``exitCausedByApp`` flag of a process loss or exit (Spark's default for a process loss is
-    true); a kill by the driver or a decommission is never the application's fault."""
-
-    kind: ExecutorLoss
-    caused_by_app: bool = True
-    worker_host: str | None = None
-
-    @property
-    def blames_app(self) -> bool:
-        """Whether the loss, on its own, counts against the tasks it interrupts."""
-        if self.kind in (ExecutorLoss.KILLED, ExecutorLoss.DECOMMISSION):
-            return False
-        return self.caused_by_app
-
-
-@dataclass(slots=True)
-class TaskInfo:
-    """One attempt of one task (Spark's ``TaskInfo``). ``launching`` stays true until the
-    executor reports RUNNING; ``end_state`` is ``None`` while the attempt runs."""
-
-    task_id: int
-    index: int
-    attempt_number: int
-    launch_time: int
-    executor_id: str
-    host: str
-    locality: TaskLocality
-    speculative: bool
-    launching: bool = True
-    end_state: TaskState | None = None
-    finish_time: int | None = None
-
-    @property
-    def running(self) -> bool:
-        """True until the attempt ends."""
-        return self.end_state is None
-
-    @property
-    def failed(self) -> bool:
-        """Ended FAILED or LOST (``TaskState.isFailed``)."""
-        return self.end_state in (TaskState.FAILED, TaskState.LOST)
-
-    @property
-    def killed(self) -> bool:
-        """Ended KILLED."""
-        return self.end_state is TaskState.KILLED
-
-
-@dataclass(frozen=True)
-class TaskDescription:
-    """What an offer hands out: one attempt of one task on one executor."""
-
-    task_id: int
-    index: int
-    attempt_number: int
-    executor_id: str
-    host: str
-    locality: TaskLocality
-    speculative: bool
-    task_set: str
-
-    @classmethod
-    def of(cls, info: TaskInfo, task_set: str) -> TaskDescription:
-        """The description of a launched attempt."""
-        return cls(
-            info.task_id,
-            info.index,
-            info.attempt_number,
-            info.executor_id,
-            info.host,
-            info.locality,
-            info.speculative,
-            task_set,
-        )
-
-
-@dataclass(frozen=True)
-class BarrierPendingLaunch:
-    """A barrier task the set would launch on this offer; held until the scheduler knows that
-    every task of the set found a slot in the same round."""
-
-    index: int
-    executor_id: str
-    host: str
-    locality: TaskLocality
-
-
-@dataclass(frozen=True)
-class OfferResult:
-    """The answer to one offer: a launched task, or a barrier task held for the round, or
-    nothing; ``delay_reject`` is Spark's ``hasScheduleDelayReject`` (semantics 5.5 step 6)."""
-
-    task: TaskDescription | None = None
-    barrier_pending: BarrierPendingLaunch | None = None
-    delay_reject: bool = False
-
-    @property
-    def locality(self) -> TaskLocality | None:
-        """The locality the task was taken at, if any."""
-        if self.task is not None:
-            return self.task.locality
-        return self.barrier_pending.locality if self.barrier_pending is not None else None
-
 
 _NOTHING = OfferResult()
 
@@ -595,35 +97,6 @@ class SchedulerView(Protocol):
         """The set is a zombie with nothing running."""
 
 
-# --------------------------------------------------------------------------------------------
-# The manager
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class PendingTasks:
-    """Spark's ``PendingTasksByLocality``: stacks of task indices (appended at the end, taken
-    from the end) per executor, host and rack (Scala ``HashMap`` s, walked in the variant's
-    :class:`CollectionOrder`), for tasks without preference, and for all tasks. Entries of
-    tasks already running or done are removed lazily."""
-
-    for_executor: MutableMapping[str, list[int]]
-    for_host: MutableMapping[str, list[int]]
-    for_rack: MutableMapping[str, list[int]]
-    no_prefs: list[int] = field(default_factory=list)
-    all: list[int] = field(default_factory=list)
-
-    @classmethod
-    def empty(cls, order: CollectionOrder) -> PendingTasks:
-        """No pending task, with maps walked in ``order``."""
-        return cls(new_map(order), new_map(order), new_map(order))
-
-
-def _push(lists: MutableMapping[str, list[int]], key: str, index: int) -> None:
-    """``lists.getOrElseUpdate(key, new ArrayBuffer) += index``."""
-    get_or_else_update(lists, key, list).append(index)
-
-
 class TaskSetManager:
     """Schedules the tasks of one task set (semantics 5).
 
@@ -651,8 +124,8 @@ class TaskSetManager:
         self.running: MutableSet[int] = new_set(order)
         self.tasks_successful = 0
         self.is_zombie = False
-        self.pending = PendingTasks.empty(order)
-        self.speculative_pending = PendingTasks.empty(order)
+        self.pending = PendingTasksByLocality.empty(order)
+        self.speculative_pending = PendingTasksByLocality.empty(order)
         self.speculatable: set[int] = set()
         #: ``barrierPendingLaunchTasks`` (a Scala ``HashMap[Int, ...]``), by task index.
         self.barrier_pending: MutableMapping[int, BarrierPendingLaunch] = new_map(order)
@@ -709,15 +182,15 @@ class TaskSetManager:
         prefs = self.task_set.preferences[index]
         for loc in prefs:
             if isinstance(loc, ExecutorCacheTaskLocation):
-                _push(pending.for_executor, loc.executor_id, index)
+                push(pending.for_executor, loc.executor_id, index)
             elif isinstance(loc, HDFSCacheTaskLocation):
                 for executor_id in self.sched.executors_alive_on_host(loc.host):
-                    _push(pending.for_executor, executor_id, index)
-            _push(pending.for_host, loc.host, index)
+                    push(pending.for_executor, executor_id, index)
+            push(pending.for_host, loc.host, index)
             if resolve_racks:
                 rack = self.sched.get_rack_for_host(loc.host)
                 if rack is not None:
-                    _push(pending.for_rack, rack, index)
+                    push(pending.for_rack, rack, index)
         if not prefs:
             pending.no_prefs.append(index)
         pending.all.append(index)
@@ -1172,4 +645,3 @@ class TaskSetManager:
                 failure = TaskEndReason(EndReason.EXECUTOR_LOST_FAILURE, exit_caused_by_app=blames)
                 self.handle_failed_task(info.task_id, TaskState.FAILED, failure, now)
         self.recompute_locality()
-
