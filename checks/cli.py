@@ -57,6 +57,11 @@ _COMMANDS: tuple[_Command, ...] = (
         "yarnspec.checks.commands.show",
     ),
     _Command(
+        "explain",
+        "explain a step of a saved trace: what waits and why, the preemption round there, a lasso's loop",
+        "yarnspec.checks.commands.explain",
+    ),
+    _Command(
         "preempt", "explain what the preemption policy would do on a cluster snapshot", "yarnspec.checks.commands.preempt"
     ),
     _Command("prove", "run the z3 proofs of the arithmetic cores (or --list them)", "yarnspec.checks.commands.prove"),

@@ -17,12 +17,13 @@ properties to the built-in catalogue.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.actions import fair_classes
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
+from yarnspec.spec.property_guard import guarded
 from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant
 
 __all__ = ["INVARIANTS", "ProgressProperty", "PropertyCatalogue", "Registered", "StatePredicate"]
@@ -98,7 +99,8 @@ class PropertyCatalogue:
         return [INVARIANTS, *self.progress, *self.invariants]
 
     def with_properties(self, items: Iterable[Registered], source: str = "<properties>", place: str = "") -> PropertyCatalogue:
-        """This catalogue and ``items``; a name already taken (by a property, the invariant
+        """This catalogue and ``items`` (their code :func:`~yarnspec.spec.property_guard.guarded`:
+        an exception in it is a :class:`~yarnspec.spec.property_guard.PropertyRaised`); a name already taken (by a property, the invariant
         catalogue or ``invariants``) or an item of another type is an :class:`InputError`."""
         progress = dict(self.progress)
         invariants = dict(self.invariants)
@@ -110,9 +112,10 @@ class PropertyCatalogue:
                 raise InputError(source, place, f"property name {item.name!r} is already taken")
             taken.add(item.name)
             if isinstance(item, ProgressProperty):
-                progress[item.name] = item
+                goal = None if item.goal is None else guarded(item.name, item.goal)
+                progress[item.name] = replace(item, premise=guarded(item.name, item.premise), goal=goal)
             else:
-                invariants[item.name] = item
+                invariants[item.name] = replace(item, predicate=guarded(item.name, item.predicate))
         return PropertyCatalogue(progress, invariants)
 
     def is_progress(self, name: str) -> bool:

@@ -274,6 +274,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--world", action="extend", nargs="+", default=[], metavar="FILE", help="add a row per world file: its questions explored at its fast bounds")
     parser.add_argument("--plugins", action="store_true", help="add a row per scenario other projects register (entry points yarnspec.scenarios)")
     parser.add_argument("--worlds-only", action="store_true", help="run only the --world rows, not the built-in suites")
+    parser.add_argument("--strict", action="store_true", help="a --world file's warnings (implausible sizes) are errors (exit 2)")
 
 
 def _positive(text: str) -> int:
@@ -305,8 +306,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("command line", "--worlds-only", "give at least one --world FILE")
     from yarnspec.checks.worlds.world_arguments import load_world
 
+    if args.strict and not args.world:
+        raise InputError("command line", "--strict", "applies only with --world FILE")
     for path in args.world:
-        load_world(path)  # a bad world file fails before any suite runs
+        load_world(path, warn=True, strict=args.strict)  # a bad world file fails before any suite runs
     suites = [] if args.worlds_only else builtin_suites()
     suites += [_world_suite(path) for path in args.world]
     if args.plugins:

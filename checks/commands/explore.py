@@ -21,16 +21,18 @@ arguments (one line naming the argument, via :class:`InputError`).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
 
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant, find_scenario
+from yarnspec.spec.scheduler.model import SchedulerModel
 
 from yarnspec.checks.commands import explore_scale
 from yarnspec.checks.commands.number_options import whole_number_argument
-from yarnspec.checks.explore import ExploreResult, FixedVariant, emit_test
+from yarnspec.checks.explore import ExploreResult, FixedVariant, Trace, emit_test
 from yarnspec.checks.explore.result import HOLDS
 from yarnspec.checks.render import files as render_files
 from yarnspec.checks.suites.scenarios import ScenarioOutcome, explore_variant, simulate_variant
@@ -38,7 +40,7 @@ from yarnspec.checks.special_files import refuse_special
 from yarnspec.checks.worlds.plugins import MODEL_FACTORY as PLUGIN_MODEL_FACTORY
 from yarnspec.checks.worlds.plugins import find_any_scenario, plugin_scenarios
 from yarnspec.checks.worlds.world_arguments import MODEL_FACTORY as WORLD_MODEL_FACTORY
-from yarnspec.checks.worlds.world_arguments import is_world_title, load_world
+from yarnspec.checks.worlds.world_arguments import embedded_title, is_world_title, load_world, portable_trace
 
 SOURCE = "explore"
 #: The factory an emitted test builds the model with (see :func:`yarnspec.checks.explore.emit_test`).
@@ -55,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="list the scenarios, their variants and expected verdicts")
     parser.add_argument("--print-world", action="store_true", help="print the scenario's world file (TOML), to copy and edit")
     parser.add_argument("--world", metavar="FILE", help="explore a world file (TOML) instead of a named scenario; --variant picks its question")
+    parser.add_argument("--strict", action="store_true", help="with --world: the world's warnings (implausible sizes) are errors (exit 2)")
     parser.add_argument("--variant", metavar="V", help="the variant to run (default: the scenario's first)")
     parser.add_argument("--max-depth", metavar="N", help="explore at most N steps from the initial state")
     parser.add_argument("--max-states", metavar="N", help="store at most N distinct states")
@@ -115,21 +118,39 @@ def run(args: argparse.Namespace) -> int:
             outcome = explore_scale.explore(scenario, variant, _bounds(scenario, args), args, time_limit, progress_every)
         else:
             outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, progress_every)
+    outcome = dataclasses.replace(outcome, trace=portable_trace(outcome.trace, scenario))
     _write_outputs(outcome, args)
-    for line in render_files.write_pictures(args, outcome.trace, scenario.model(variant), SOURCE):
+    model = scenario.model(variant)
+    trace = outcome.trace
+    about = None if trace is None else (lambda: _about(trace, model, variant))
+    for line in render_files.write_pictures(args, trace, model, SOURCE, about):
         print(f"explore: {line}", file=sys.stderr)
+    loop = None
+    if trace is not None and trace.loop_start is not None:  # imported only for a lasso (a safety run stays lean)
+        from yarnspec.checks.explain.step_explanation import lasso_reason
+
+        loop = lasso_reason(model, trace, SOURCE)
     if args.json:
-        print(json.dumps(outcome.to_json(), indent=1))
+        print(json.dumps(outcome.to_json() | ({"loop_reason": loop} if loop else {}), indent=1))
     else:
-        print(format_outcome(outcome, args.full))
+        print(format_outcome(outcome, args.full, loop))
     return 0 if outcome.agree else 1
+
+
+def _about(trace: Trace, model: SchedulerModel, variant: ScenarioVariant) -> dict[str, str]:
+    """The trace viewer's head in plain words (:mod:`.trace_about`, imported when a viewer is written)."""
+    from yarnspec.checks.explain.trace_about import about_trace
+
+    return about_trace(trace, model, SOURCE, variant).to_json()
 
 
 def _chosen(args: argparse.Namespace) -> Scenario:
     """The scenario named on the command line, or the one of ``--world``."""
     if not args.scenario and not args.world:
         raise InputError(SOURCE, "SCENARIO", f"name a scenario to explore (or give --list); known: {', '.join(SCENARIOS)}")
-    return load_world(args.world).scenario if args.world else find_any_scenario(args.scenario, SOURCE, "SCENARIO")
+    if args.strict and not args.world:
+        raise InputError(SOURCE, "--strict", "applies only with --world FILE")
+    return load_world(args.world, warn=True, strict=args.strict).scenario if args.world else find_any_scenario(args.scenario, SOURCE, "SCENARIO")
 
 
 def world_text(scenario: Scenario) -> str:
@@ -207,6 +228,9 @@ def _write_outputs(outcome: ScenarioOutcome, args: argparse.Namespace) -> None:
                 elif isinstance(world, str) and world.partition("/")[0] not in SCENARIOS:
                     factory = PLUGIN_MODEL_FACTORY
                 fixed = fixed_variant(outcome.scenario, outcome.variant, args.fixed_variant)
+                if fixed is not None and trace.world is not None:
+                    title = str(fixed.parameters["world"])
+                    fixed = dataclasses.replace(fixed, parameters={"world": embedded_title(trace.world, outcome.scenario, title)})
                 emit_test(trace, path, factory, fixed)
                 if fixed is None:
                     print(f"explore: no variant of {outcome.scenario.name} is expected to hold {outcome.property}: "
@@ -261,9 +285,9 @@ def fixed_variant(scenario: Scenario, buggy: ScenarioVariant, chosen: str | None
     )
 
 
-def format_outcome(outcome: ScenarioOutcome, full: bool = False) -> str:
+def format_outcome(outcome: ScenarioOutcome, full: bool = False, loop: str | None = None) -> str:
     """The run as text: the scenario, the engine's report (or the simulation's figures and
-    trace), and the judgement."""
+    trace), for a lasso why its ``loop`` never makes progress, and the judgement."""
     scenario, variant = outcome.scenario, outcome.variant
     lines = [
         f"scenario {scenario.name}, variant {variant.name} ({scenario.source})",
@@ -272,6 +296,8 @@ def format_outcome(outcome: ScenarioOutcome, full: bool = False) -> str:
     ]
     lines += [f"  note: {note}" for note in outcome.notes if not isinstance(outcome.result, ExploreResult)]
     lines.append(_report(outcome, full))
+    if loop:
+        lines.append(f"why the loop never makes progress: {loop}")
     lines.append(outcome.judgement())
     return "\n".join(lines)
 

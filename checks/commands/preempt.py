@@ -74,16 +74,21 @@ def format_report(conf: SchedulerConfiguration, snapshot: str, reports: list[Rou
     if not conf.preemption_active:
         lines.append("Note: this configuration does not run the preemption policy (monitor off); shown as if it did.")
     lines += ["", f"Round 1 at {first.clock_ms} ms (selectors: {', '.join(first.selectors)}; budget {first.budget})", ""]
-    header = ["queue", "partition", "guaranteed", "used", "pending", "ideal", "to-preempt", "to-obtain", "selected", "why"]
-    lines += ["  " + line for line in aligned(header, [_row(r) for r in first.rows])]
-    lines += ["", _event_summary(first)]
-    lines += [f"  {_event_line(e)}" for e in first.events]
+    lines += format_round(first)
     if len(reports) > 1:
         lines += ["", "Next rounds (killed containers are gone; nothing else changes)"]
         for report in reports[1:]:
             lines.append(f"  round {report.number} at {report.clock_ms} ms: {_event_summary(report)}")
             lines += [f"    {_event_line(e)}" for e in report.events if e.kind is not MARK]
     return "\n".join(lines)
+
+
+def format_round(report: RoundReport) -> list[str]:
+    """One round as text lines: the queues' table (indented), then its events."""
+    header = ["queue", "partition", "guaranteed", "used", "pending", "ideal", "to-preempt", "to-obtain", "selected", "why"]
+    lines = ["  " + line for line in aligned(header, [_row(r) for r in report.rows])]
+    lines += ["", _event_summary(report)]
+    return lines + [f"  {_event_line(e)}" for e in report.events]
 
 
 def _row(row: QueueRow) -> list[str]:
@@ -124,38 +129,40 @@ def to_json(conf: SchedulerConfiguration, snapshot: str, reports: list[RoundRepo
         "sources": list(conf.sources),
         "snapshot": snapshot,
         "units": {"memory": "MB", "vcores": "vcores"},
-        "rounds": [
+        "rounds": [round_json(r) for r in reports],
+    }
+
+
+def round_json(r: RoundReport) -> dict[str, Any]:
+    """One round as plain JSON values, every row and event."""
+    return {
+        "round": r.number,
+        "clock_ms": r.clock_ms,
+        "budget": _resource_json(r.budget),
+        "selectors": list(r.selectors),
+        "queues": [
             {
-                "round": r.number,
-                "clock_ms": r.clock_ms,
-                "budget": _resource_json(r.budget),
-                "selectors": list(r.selectors),
-                "queues": [
-                    {
-                        "queue": row.queue,
-                        "partition": row.partition,
-                        "leaf": row.leaf,
-                        **{
-                            name: _resource_json(getattr(row, name))
-                            for name in ("guaranteed", "maximum", "used", "pending", "ideal", "to_preempt", "to_obtain", "selected")
-                        },
-                        "why": row.why,
-                    }
-                    for row in r.rows
-                ],
-                "events": [
-                    {
-                        "event": e.kind.value,
-                        "selector": e.selector,
-                        "container": e.container,
-                        "queue": e.queue,
-                        "node": e.node,
-                        "resource": _resource_json(e.resource),
-                    }
-                    for e in r.events
-                ],
-                "still_marked": r.still_marked,
+                "queue": row.queue,
+                "partition": row.partition,
+                "leaf": row.leaf,
+                **{
+                    name: _resource_json(getattr(row, name))
+                    for name in ("guaranteed", "maximum", "used", "pending", "ideal", "to_preempt", "to_obtain", "selected")
+                },
+                "why": row.why,
             }
-            for r in reports
+            for row in r.rows
         ],
+        "events": [
+            {
+                "event": e.kind.value,
+                "selector": e.selector,
+                "container": e.container,
+                "queue": e.queue,
+                "node": e.node,
+                "resource": _resource_json(e.resource),
+            }
+            for e in r.events
+        ],
+        "still_marked": r.still_marked,
     }

@@ -26,7 +26,7 @@ from yarnspec.spec.transition_system import TransitionSystem
 from yarnspec.checks.explore import Trace, replay
 from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.checks.worlds.plugins import model_for_any_title
-from yarnspec.checks.worlds.world_arguments import is_world_title, model_for_world_title
+from yarnspec.checks.worlds.world_arguments import is_world_title, model_for_embedded_world, model_for_world_title
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +53,8 @@ def _scheduler_model(trace: Trace, source: str) -> SchedulerModel:
     world = trace.parameters.get("world")
     if not isinstance(world, str):
         raise InputError(source, "parameters.world", "missing: a scenario trace names its scenario and variant here")
+    if trace.world is not None:
+        return model_for_embedded_world(trace.world, world, source)
     if is_world_title(world):
         return model_for_world_title(world, source, "parameters.world")
     return model_for_any_title(world, source, "parameters.world")

@@ -18,6 +18,7 @@ from yarnspec.checks.explore import Trace, replay
 from yarnspec.checks.render import files as render_files
 from yarnspec.checks.render.html import viewer_data
 from yarnspec.checks.commands.replay import model_of
+from yarnspec.checks.explain.trace_about import about_trace
 
 SOURCE = "show"
 
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     trace = Trace.load(source)
     model = model_of(trace, source)
     reproduced = replay(model, trace, source)
-    for line in render_files.write_pictures(args, trace, model, source):
+    for line in render_files.write_pictures(args, trace, model, source, lambda: about_trace(trace, model, source).to_json()):
         print(f"show: {line}", file=sys.stderr)
     if args.json:
         document = viewer_data(trace, None)

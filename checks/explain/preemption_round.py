@@ -10,11 +10,11 @@ preempt, to obtain), what was selected from it, and why it gives or keeps what i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from yarnspec.impl.calculator import ResourceCalculator, calculator
-from yarnspec.impl.cluster import ClusterSnapshot
+from yarnspec.impl.cluster import ClusterSnapshot, Container
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.fifo_selector import FIFO
@@ -84,7 +84,7 @@ def explain(loaded: LoadedSnapshot, conf: SchedulerConfiguration, rounds: int, c
         now = clock_ms + (number - 1) * config.monitoring_interval_ms
         result = edit_schedule(current.snapshot, config, calc, now, state)
         state = result.state
-        reports.append(_report(number, result, current, config, calc))
+        reports.append(round_report(number, result, current.snapshot, current.name, config, calc))
         gone = {
             current.name(e.container)
             for e in result.events
@@ -103,8 +103,13 @@ def default_rounds(config: PreemptionConfig) -> int:
     return -(-config.max_wait_before_kill_ms // interval) + 1
 
 
-def _report(number: int, result: RoundResult, loaded: LoadedSnapshot, config: PreemptionConfig, calc: ResourceCalculator) -> RoundReport:
-    snapshot = loaded.snapshot
+def round_report(
+    number: int, result: RoundResult, snapshot: ClusterSnapshot, name: Callable[[Container], str], config: PreemptionConfig,
+    calc: ResourceCalculator,
+) -> RoundReport:  # fmt: skip
+    """The report of one round ``result`` of the policy on ``snapshot`` (``name`` gives a
+    container's name for its events): per queue and partition the main selector's figures and
+    why a leaf gives what it gives."""
     main = next((s for s in result.selectors if s.name == FIFO), result.selectors[-1])
     selected = _selected_by_queue(snapshot, result.selectors)
     remaining = result.budget - total(c.resource for c in result.selected)
@@ -127,7 +132,7 @@ def _report(number: int, result: RoundResult, loaded: LoadedSnapshot, config: Pr
                 )
             )
     events = tuple(
-        EventLine(e.kind, e.selector, loaded.name(e.container), e.container.queue, e.container.node, e.container.resource)
+        EventLine(e.kind, e.selector, name(e.container), e.container.queue, e.container.node, e.container.resource)
         for e in result.events
     )
     selectors = tuple(s.name for s in result.selectors)

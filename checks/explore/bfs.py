@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yarnspec.impl.errors import InputError
+from yarnspec.spec.property_guard import PropertyRaised
 from yarnspec.spec.transition_system import TransitionSystem, violation_check
 
 from yarnspec.checks.explore import liveness
@@ -65,6 +66,8 @@ class _Search:
     transitions: int = 0
     depth: int = 0
     complete_depth: int = 0
+    #: the depth of the states being checked (for a registered property that raises)
+    checking_depth: int = 0
     truncated: bool = False
     interrupted: bool = False
     violation: tuple[int, str, str, str] | None = None  # (index, kind, name, message)
@@ -79,6 +82,8 @@ class _Search:
         gc.set_threshold(GC_FIRST_GENERATION, *thresholds[1:])
         try:
             self._run()
+        except PropertyRaised as exc:  # a registered property's code raised: bad input, placed
+            raise exc.at(f"a state at depth {self.checking_depth}") from None
         except KeyboardInterrupt:
             self.truncated = self.interrupted = True  # Ctrl-C: a partial result, reported as bounded
             self.depth = self.complete_depth
@@ -122,6 +127,7 @@ class _Search:
             if self.max_depth is not None and depth >= self.max_depth:
                 room = 0  # expand to count transitions and find deadlocks, store nothing new
             self.complete_depth = depth
+            self.checking_depth = depth + 1  # the depth of the states this level's steps reach
             level_start = index
             following: list[Any] = []
             push = following.append

@@ -71,6 +71,8 @@ def emit_test(trace: Trace, path: str | Path, factory: str, fixed: FixedVariant 
     if not _FACTORY.match(factory):
         raise InputError("emit_test", "factory", f"expected 'package.module:callable', got {factory!r}")
     module, attribute = factory.split(":")
+    # a trace carrying its world file builds the model from it (world_model's ``embedded``)
+    carried = ", embedded=trace.world" if trace.world is not None else ""
     literal = pprint.pformat(trace.to_json(), width=100, sort_dicts=False)
     fixed_text = "" if fixed is None else f"""
 
@@ -81,7 +83,7 @@ FIXED = {pprint.pformat(fixed.to_json(), width=100, sort_dicts=False)}
 def test_fixed_variant_keeps_the_property() -> None:
     \"\"\"Fails when the fix regresses: {trace.property} is violated (or left unchecked) under
     {fixed.about or fixed.variant}.\"\"\"
-    model = make_model(**FIXED["parameters"], variant=FIXED["variant"])
+    model = make_model(**FIXED["parameters"], variant=FIXED["variant"]{carried.replace("trace.", "Trace.from_json(TRACE).")})
     result = explore(model, max_depth=FIXED["max_depth"], max_states=FIXED["max_states"], symmetry=FIXED["symmetry"], show_progress=False)
     status = property_status(result, TRACE["kind"], TRACE["property"])
     assert guarded(status), f"{{TRACE['property']}} is {{status}} under the fix: {{result.verdict.text}}"
@@ -104,7 +106,7 @@ TRACE = {literal}
 def test_buggy_variant_still_shows_the_counterexample() -> None:
     """Fails when the buggy variant no longer produces this counterexample."""
     trace = Trace.from_json(TRACE)
-    model = make_model(**trace.parameters, variant=trace.variant)
+    model = make_model(**trace.parameters, variant=trace.variant{carried})
     assert replay(model, trace).startswith("{trace.kind}")
 {fixed_text}'''
     target = Path(path)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from yarnspec.spec.property_guard import PropertyRaised
 from yarnspec.spec.transition_system import Progress
 
 
@@ -45,6 +46,20 @@ class StateGraph:
     states: list[Any]
     initial: list[int]
     steps: Steps
+
+    def depth(self, node: int) -> int:
+        """The fewest steps from an initial state to ``node`` (computed on demand, for messages)."""
+        distance = dict.fromkeys(self.initial, 0)
+        frontier = list(self.initial)
+        while frontier and node not in distance:
+            following = []
+            for current in frontier:
+                for _, target in self.steps[current] or ():
+                    if target not in distance:
+                        distance[target] = distance[current] + 1
+                        following.append(target)
+            frontier = following
+        return distance.get(node, -1)
 
     @staticmethod
     def build(
@@ -80,11 +95,24 @@ class Lasso:
     message: str
 
 
+def _evaluated(graph: StateGraph, predicate: Callable[[Any], bool]) -> list[bool]:
+    """``predicate`` on every state of the graph; a registered property that raises is placed
+    at the depth of the state (:class:`PropertyRaised`)."""
+    found = []
+    for node, state in enumerate(graph.states):
+        try:
+            found.append(predicate(state))
+        except PropertyRaised as exc:
+            raise exc.at(f"a state at depth {graph.depth(node)}") from None
+    return found
+
+
 def find_lasso(graph: StateGraph, prop: Progress[Any], class_of: Callable[[Any], str]) -> Lasso | None:
     """A fair lasso violating ``prop`` with a shortest prefix, or ``None`` when there is none."""
     states, steps, fair = graph.states, graph.steps, prop.fair
-    outside = [not prop.goal(state) for state in states]
-    triggers = [node for node, state in enumerate(states) if steps[node] is not None and prop.triggered(state)]
+    outside = [not holds for holds in _evaluated(graph, prop.goal)]
+    triggered = _evaluated(graph, prop.triggered)
+    triggers = [node for node in range(len(states)) if steps[node] is not None and triggered[node]]
     region = _reachable_within(triggers, steps, outside)
     if not region:
         return None

@@ -6,13 +6,16 @@ initial state, each later one an action label and the state it leads to, states 
 JSON form (:meth:`TransitionSystem.state_json`). A progress counterexample is a lasso:
 ``loop_start`` is the step the last step returns to (the last state equals that step's state
 and the loop repeats for ever); when ``loop_start`` is the last step, the behaviour stutters
-there for ever. Example, as written by :meth:`Trace.to_json`::
+there for ever. A trace of a user's world file also holds the world (``world``: the document,
+its configuration files and their SHA-256, :mod:`.trace_world`), so it replays anywhere;
+other traces have ``"world": null``. Version 1 (no ``world``; a world file named by its path)
+is still read. Example, as written by :meth:`Trace.to_json`::
 
-    {"format": "yarnspec-trace", "version": 1, "model": "toy-allocate-release",
+    {"format": "yarnspec-trace", "version": 2, "model": "toy-allocate-release",
      "parameters": {"nodes": 1, "apps": 2, "capacity": 1}, "variant": "broken-release",
      "kind": "invariant", "property": "used-matches-holders", "message": "n0: ...",
      "steps": [{"action": null, "state": {...}}, {"action": "allocate(a0, n0)", "state": {...}}],
-     "loop_start": null}
+     "loop_start": null, "world": null}
 """
 
 from __future__ import annotations
@@ -25,10 +28,15 @@ from typing import Any
 
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import read_json, shown_name
+from yarnspec.spec.property_guard import PropertyRaised
 from yarnspec.spec.transition_system import JSONValue, Progress, TransitionSystem
 
+from yarnspec.checks.explore.trace_world import EmbeddedWorld
+
 FORMAT = "yarnspec-trace"
-VERSION = 1
+VERSION = 2
+#: The versions this yarnspec reads (1: before a world file was embedded).
+READABLE = (1, 2)
 KINDS = ("invariant", "deadlock", "progress")
 #: Trace files larger than this are refused unread.
 MAX_TRACE_BYTES = 64 * 1024 * 1024
@@ -58,6 +66,8 @@ class Trace:
     message: str
     steps: tuple[Step, ...]
     loop_start: int | None = None
+    #: the world file the trace is of, carried along (``None`` for a built-in scenario or a model)
+    world: EmbeddedWorld | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document of the trace."""
@@ -72,6 +82,7 @@ class Trace:
             "message": self.message,
             "steps": [{"action": step.action, "state": step.state} for step in self.steps],
             "loop_start": self.loop_start,
+            "world": None if self.world is None else self.world.to_json(),
         }
 
     @staticmethod
@@ -79,8 +90,8 @@ class Trace:
         """Read a trace document, raising :class:`InputError` naming the place of any fault."""
         if not isinstance(data, dict):
             raise InputError(source, "", "a trace is a JSON object")
-        if data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise InputError(source, "format", f"not a {FORMAT} version {VERSION} document")
+        if data.get("format") != FORMAT or data.get("version") not in READABLE:
+            raise InputError(source, "format", f"not a {FORMAT} version {' or '.join(map(str, READABLE))} document")
         text = {key: _field(data, key, str, source) for key in ("model", "variant", "kind", "property", "message")}
         if text["kind"] not in KINDS:
             raise InputError(source, "kind", f"must be one of {', '.join(KINDS)}, got {text['kind']!r}")
@@ -107,9 +118,11 @@ class Trace:
             raise InputError(source, "loop_start", fault)
         if (loop_start is None) == (text["kind"] == "progress"):
             raise InputError(source, "loop_start", "a progress trace has a loop_start, other traces do not")
+        raw_world = data.get("world")
+        world = None if raw_world is None else EmbeddedWorld.from_json(raw_world, source)
         return Trace(
             text["model"], parameters, text["variant"], text["kind"], text["property"], text["message"],
-            tuple(steps), loop_start,
+            tuple(steps), loop_start, world,
         )
 
     def dumps(self) -> str:
@@ -232,6 +245,18 @@ def _named(items: Iterable[Any], name: str, what: str, source: str) -> Any:
     raise ReplayError(source, "property", f"the model has no {what} named {name!r}")
 
 
+def _on_each_step(states: Sequence[Hashable], predicate: Any) -> list[bool]:
+    """``predicate`` on every step's state; a registered property that raises is placed at the
+    step (:class:`PropertyRaised`)."""
+    found = []
+    for index, state in enumerate(states):
+        try:
+            found.append(bool(predicate(state)))
+        except PropertyRaised as exc:
+            raise exc.at(f"steps[{index}]") from None
+    return found
+
+
 def fair_classes_enabled(model: TransitionSystem[Any, Any], state: Hashable, fair: frozenset[str]) -> set[str]:
     """The weakly fair classes with a step out of ``state`` that changes it (stuttering excluded)."""
     classes = {model.action_class(action) for action, target in model.successors(state) if target != state}
@@ -258,14 +283,15 @@ def check_lasso(
     if loop_start < last and states[last] != states[loop_start]:
         fault = f"differs from the state of step {loop_start}: the loop does not close"
         raise ReplayError(source, f"steps[{last}].state", fault)
-    outside = [not prop.goal(state) for state in states]
+    outside = [not holds for holds in _on_each_step(states, prop.goal)]
     if not all(outside[loop_start:]):
         step = loop_start + outside[loop_start:].index(False)
         raise ReplayError(source, f"steps[{step}]", f"the goal of {prop.name} holds on the loop: not a violation")
     trigger = last
     while trigger > 0 and outside[trigger - 1]:
         trigger -= 1
-    first = next((i for i in range(trigger, last + 1) if prop.triggered(states[i])), None)
+    triggered = _on_each_step(states, prop.triggered)
+    first = next((i for i in range(trigger, last + 1) if triggered[i]), None)
     if first is None:
         raise ReplayError(source, "steps", f"the premise of {prop.name} never holds where the goal stays false")
     loop = [states[i] for i in range(loop_start, last + 1)]

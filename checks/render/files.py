@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +53,18 @@ def check_paths(args: argparse.Namespace) -> None:
         refuse_special(getattr(args, option[2:]), option)
 
 
-def write_pictures(args: argparse.Namespace, trace: Trace | None, model: TransitionSystem[Any, Any], source: str) -> list[str]:
-    """Write the files asked for; the lines to say on stderr (what was written, or why not)."""
+def write_pictures(
+    args: argparse.Namespace, trace: Trace | None, model: TransitionSystem[Any, Any], source: str,
+    about: Callable[[], Mapping[str, str]] | None = None,
+) -> list[str]:  # fmt: skip
+    """Write the files asked for; the lines to say on stderr (what was written, or why not).
+    ``about`` gives the viewer's head in plain words (called only when it is written)."""
     check_paths(args)
     limit = dot_limit(args, source)
     said: list[str] = []
     writers: list[tuple[str, str | None, Callable[[], str]]] = []
     if trace is not None:
-        writers.append(("--html", args.html, lambda: render_html(trace, cluster_frames(model, trace, source))))
+        writers.append(("--html", args.html, lambda: render_html(trace, cluster_frames(model, trace, source), None if about is None else about())))
         writers.append(("--itf", args.itf, lambda: json.dumps(to_itf(trace), indent=1) + "\n"))
     else:
         missing = [path for path in (args.html, args.itf) if path]

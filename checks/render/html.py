@@ -18,6 +18,7 @@ from __future__ import annotations
 import html
 import json
 from importlib import resources
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,11 @@ from yarnspec.checks.explore.trace import Trace
 from yarnspec.checks.render.diff import diff, listing
 
 
-def viewer_data(trace: Trace, cluster: dict[str, Any] | None) -> dict[str, Any]:
-    """The document the page reads: the trace, per step its changes, and the cluster context
-    (:func:`yarnspec.checks.render.frames.cluster_frames`) when the model has one."""
+def viewer_data(trace: Trace, cluster: dict[str, Any] | None, about: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The document the page reads: the trace, per step its changes, the cluster context
+    (:func:`yarnspec.checks.render.frames.cluster_frames`) when the model has one, and what
+    the trace is about in plain words for the page's head (``about``:
+    :class:`yarnspec.checks.explain.trace_about.TraceAbout`'s JSON; the names alone when ``None``)."""
     steps = []
     for index, step in enumerate(trace.steps):
         lines = listing(step.state) if index == 0 else [c.line() for c in diff(trace.steps[index - 1].state, step.state)]
@@ -43,6 +46,7 @@ def viewer_data(trace: Trace, cluster: dict[str, Any] | None) -> dict[str, Any]:
         "loop_start": trace.loop_start,
         "steps": steps,
         "cluster": cluster,
+        "about": dict(about) if about is not None else None,
     }
 
 
@@ -55,7 +59,7 @@ def _script_json(data: Any) -> str:
     return json.dumps(data, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def render_html(trace: Trace, cluster: dict[str, Any] | None) -> str:
+def render_html(trace: Trace, cluster: dict[str, Any] | None, about: Mapping[str, str] | None = None) -> str:
     """The viewer page for ``trace`` as text."""
     title = f"{trace.kind} {trace.property}: {trace.parameters.get('world', trace.model)} ({trace.variant or 'no variant'})"
     return (
@@ -63,7 +67,7 @@ def render_html(trace: Trace, cluster: dict[str, Any] | None) -> str:
         f"<title>yarnspec trace: {html.escape(title)}</title>\n"
         f"<style>\n{_asset('viewer.css')}</style>\n</head>\n<body>\n"
         "<noscript>This trace viewer needs JavaScript.</noscript>\n"
-        f"<script type=\"application/json\" id=\"trace-data\">{_script_json(viewer_data(trace, cluster))}</script>\n"
+        f"<script type=\"application/json\" id=\"trace-data\">{_script_json(viewer_data(trace, cluster, about))}</script>\n"
         f"<script>\n{_asset('viewer.js')}</script>\n</body>\n</html>\n"
     )
 

@@ -8,9 +8,24 @@
   const lasso = loopStart !== null && loopStart < last;
   const cluster = data.cluster;
   const SVG = "http://www.w3.org/2000/svg";
-  const BAR = 440;        // pixels of the widest node bar
+  const BAR = 400;        // pixels of the widest node bar
   const ROW = 34;         // pixels per node row
   const LIVE = { ALLOCATED: 1, RUNNING: 1 };
+  const LABEL = 200;      // pixels of the queues' name column
+
+  // A name too wide for its column loses characters from the left ("\u2026analytics.adhoc"),
+  // so sibling queues stay apart; the full name is the row's tooltip.
+  function fitFromLeft(text, name, width) {
+    const parts = name.split(".");
+    for (let k = 1; k < parts.length && text.getComputedTextLength() > width; k++) {
+      text.textContent = "\u2026" + parts.slice(k).join(".");  // whole leading segments first
+    }
+    let shown = text.textContent.replace(/^\u2026/, "");
+    while (shown.length > 1 && text.getComputedTextLength() > width) {
+      shown = shown.slice(1);
+      text.textContent = "\u2026" + shown;
+    }
+  }
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -44,10 +59,18 @@
   function colourOf(app) { return appColour[app] || "#90a4ae"; }
 
   // Page skeleton.
+  // The head: the property in plain words, the world's why, the outcome (and a lasso's reason);
+  // the counterexample's detailed message (premise, fairness) folded below.
   const world = data.parameters.world || data.model;
+  const about = data.about || { property: data.property, why: "", outcome: `${data.kind} ${data.property} violated`, loop: "" };
   const header = el("header");
-  header.append(el("h1", {}, `${data.kind} ${data.property} violated: ${world} (${data.variant || "no variant"})`));
-  header.append(el("p", { id: "message" }, data.message));
+  header.append(el("h1", { id: "property" }, about.property));
+  if (about.why) header.append(el("p", { id: "why" }, `Why it is asked: ${about.why}`));
+  header.append(el("p", { id: "outcome" }, `${about.outcome} \u2014 ${world} (${data.variant || "no variant"})`));
+  if (about.loop) header.append(el("p", { id: "loop-reason" }, about.loop));
+  const detail = el("details", { id: "detail" });
+  detail.append(el("summary", {}, "the counterexample in detail (premise, fairness)"), el("p", { id: "message" }, data.message));
+  header.append(detail);
   const controls = el("div", { id: "controls" });
   const prev = el("button", { id: "prev", type: "button", title: "previous step (left arrow)" }, "\u25c0 prev");
   const next = el("button", { id: "next", type: "button", title: "next step (right arrow)" }, "next \u25b6");
@@ -85,7 +108,7 @@
     }
     legend.append(el("span", {}, "dashed, hatched: reserved \u00b7 red cross: marked for preemption \u00b7 grey: free"));
     clusterSvg = svgEl("svg", { id: "cluster", width: BAR + 460, height: 10 });
-    queueSvg = svgEl("svg", { id: "queues", width: BAR + 460, height: 10 });
+    queueSvg = svgEl("svg", { id: "queues", width: LABEL + BAR + 300, height: 10 });
     main.append(legend, clusterSvg, el("h2", {}, "Queues (memory used; | guaranteed, dashed | maximum)"), queueSvg);
   } else {
     main.append(el("p", { id: "no-cluster" }, `The model ${data.model} has no cluster to draw: its states are shown as they are.`));
@@ -177,11 +200,15 @@
     rows.forEach((r, i) => {
       const y = 6 + i * 26;
       const depth = r.q.path.split(".").length - 1;
-      const x0 = 110;
+      const x0 = LABEL;
       const scale = BAR / widest;
       const g = svgEl("g", { class: "queue", "data-queue": r.q.path });
       const name = r.q.path + (r.partition ? ` [${r.partition}]` : "");
-      g.append(svgEl("text", { x: depth * 10, y: y + 13, class: "label" }, name));
+      g.append(svgEl("title", {}, name));
+      const text = svgEl("text", { x: depth * 10, y: y + 13, class: "label" }, name);
+      g.append(text);
+      queueSvg.append(g);
+      fitFromLeft(text, name, x0 - 8 - depth * 10);
       g.append(svgEl("rect", { x: x0, y: y, width: r.maximum * scale, height: 16, fill: "#f5f5f5", stroke: "#b0bec5" }));
       const hue = hues[r.q.path];
       g.append(svgEl("rect", { x: x0, y: y, width: r.used * scale, height: 16, fill: hue === undefined ? "#78909c" : `hsl(${hue}, 55%, 50%)`, class: "used" }));
@@ -189,7 +216,6 @@
       g.append(svgEl("line", { x1: x0 + r.maximum * scale, y1: y - 3, x2: x0 + r.maximum * scale, y2: y + 19, stroke: "#b71c1c", "stroke-width": 2, "stroke-dasharray": "3 2", class: "maximum" }));
       g.append(svgEl("text", { x: x0 + Math.max(r.maximum, r.used) * scale + 8, y: y + 13 },
         `used ${r.used} MB, guaranteed ${r.guaranteed}, maximum ${r.maximum}`));
-      queueSvg.append(g);
     });
     queueSvg.setAttribute("height", String(10 + rows.length * 26));
   }

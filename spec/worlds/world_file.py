@@ -28,6 +28,7 @@ from typing import Any
 from yarnspec.impl.config.hadoop_xml import (
     HadoopConfiguration,
     inline_configuration,
+    parse_configuration,
     read_configuration_file,
 )
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, file_kind, scheduler_configuration
@@ -42,6 +43,7 @@ from yarnspec.spec.json_schema import schema_validator, validate_document
 from yarnspec.spec.property_catalogue import PropertyCatalogue
 from yarnspec.spec.worlds.scenario import ExploreBounds, Scenario, ScenarioVariant
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES
+from yarnspec.spec.worlds.world_sanity import WorldWarning, world_warnings
 
 #: A user's world-file scenario's name starts with this (then the file's path).
 TITLE_PREFIX = "world:"
@@ -85,6 +87,8 @@ class WorldFile:
     scenario: Scenario
     units: Units
     worlds: Mapping[str, World]
+    #: implausible sizes of a user's world (:mod:`yarnspec.spec.worlds.world_sanity`), by key
+    warnings: tuple[WorldWarning, ...] = ()
 
 
 def load_world(
@@ -121,6 +125,23 @@ def load_world(
     return _Compiler(source, Path(path).resolve().parent, document, properties, catalogue, origin or source).compile()
 
 
+def compile_world(
+    document: Mapping[str, Any], name: str, files: Mapping[str, str], source: str, properties: PropertyCatalogue = BUILTIN_PROPERTIES
+) -> WorldFile:
+    """A world file carried elsewhere (in a trace): its ``document`` (as :func:`read_toml`
+    reads it), named ``world:<name>``, its configuration files' text in ``files`` by the names
+    ``configuration.files`` gives; ``source`` names it in messages. Validated and compiled as
+    :func:`load_world` does, without reading any file."""
+    validate_document(dict(document), schema_validator(world_schema_text(), check=False), source)
+    return _Compiler(source, None, document, properties, False, source, files, TITLE_PREFIX + name).compile()
+
+
+def configuration_file_names(document: Mapping[str, Any]) -> list[str]:
+    """The configuration files a world document names (``configuration.files``), as written."""
+    names = document.get("configuration", {}).get("files", [])
+    return [str(name) for name in names] if isinstance(names, list) else []
+
+
 def world_schema_text() -> str:
     """The world file's JSON Schema, as shipped."""
     return resources.files("yarnspec.spec").joinpath("schemas", "world.schema.json").read_text(encoding="utf-8")
@@ -149,11 +170,15 @@ class _Compiler:
     """Turns a validated document into a :class:`WorldFile`."""
 
     def __init__(
-        self, source: str, folder: Path, document: Mapping[str, Any], properties: PropertyCatalogue, catalogue: bool,
-        origin: str,
+        self, source: str, folder: Path | None, document: Mapping[str, Any], properties: PropertyCatalogue, catalogue: bool,
+        origin: str, files: Mapping[str, str] | None = None, name: str = "",
     ) -> None:  # fmt: skip
         self.source = source
         self.folder = folder
+        #: the configuration files' text by name, when the world is not read from a folder
+        self.files = files
+        #: the scenario's name (default: ``world:<source>``, or the document's for the catalogue)
+        self.name = name
         self.doc = document
         self.properties = properties
         self.catalogue = catalogue
@@ -172,9 +197,12 @@ class _Compiler:
         self.apps = self._apps(self.units)
         worlds = {name: self._variant_world(name, spec) for name, spec in self.variant_specs.items()}
         scenario = self._scenario()
+        warnings: tuple[WorldWarning, ...] = ()
         if not self.catalogue:  # the built-ins' set-ups are played by their tests, not at every start
             self._check_setup(scenario)
-        return WorldFile(self.source, scenario, self.units, worlds)
+            units, world = self.units, next(iter(worlds.values()))
+            warnings = tuple(world_warnings(self.doc, units.memory_mb, units.vcores, units.describe(), world))
+        return WorldFile(self.source, scenario, self.units, worlds, warnings)
 
     def _variant_world(self, name: str, spec: Mapping[str, Any]) -> World:
         """The world of one world variant; a fault in its rules is placed under ``variants.NAME``."""
@@ -208,6 +236,12 @@ class _Compiler:
         section = self.doc.get("configuration", {})
         files = []
         for index, name in enumerate(section.get("files", [])):
+            if self.files is not None:
+                if name not in self.files:
+                    raise self.fail(f"configuration.files[{index}]", f"{name}: not carried with the world")
+                files.append(parse_configuration(self.files[name], f"{self.source} [{name}]"))
+                continue
+            assert self.folder is not None
             path = self.folder / name
             if not path.is_file():
                 raise self.fail(f"configuration.files[{index}]", f"{name}: no such file (paths are relative to the world file)")
@@ -314,7 +348,7 @@ class _Compiler:
         events = self._events()
         story = self.doc.get("story", "a world from a world file")
         return Scenario(
-            name=self.doc["name"] if self.catalogue else TITLE_PREFIX + self.source,
+            name=self.name or (self.doc["name"] if self.catalogue else TITLE_PREFIX + self.source),
             story=story if self.catalogue else f"{story} [{self.units.describe()}]",
             source=self.doc.get("source", self.source),
             build=self.build,
@@ -325,7 +359,7 @@ class _Compiler:
             quiet=frozenset(e for e in EVENTS if e not in events and (e not in NODE_EVENTS or _churn(events))),
             notes=self.doc.get("description", ""),
             origin=self.origin,
-            world_file=self.source,
+            world_file=self.source if self.folder is not None else None,
             catalogue=self.properties,
         )
 

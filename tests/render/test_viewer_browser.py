@@ -30,6 +30,7 @@ from yarnspec.checks.cli import main  # noqa: E402
 from yarnspec.checks.explore import Trace, explore  # noqa: E402
 from yarnspec.checks.explore.toy import ToyModel  # noqa: E402
 from yarnspec.checks.render.diff import diff, listing  # noqa: E402
+from yarnspec.spec.worlds.catalogue import SCENARIOS  # noqa: E402
 
 #: The screenshot the docs show, and the step it shows (the reservation on n0).
 SCREENSHOT = PROJECT_ROOT / "docs" / "viewer.png"
@@ -112,6 +113,91 @@ def test_the_page_draws_every_part(viewer: tuple[Trace, Browser]) -> None:
     assert count(browser, "#legend span") == 3  # two apps and the key to the marks
     # the queues' guaranteed and maximum are drawn: a tick each per queue
     assert count(browser, "#queues line.guaranteed") == count(browser, "#queues line.maximum") == 3
+
+
+def test_the_header_says_the_property_the_why_and_the_outcome(viewer: tuple[Trace, Browser]) -> None:
+    trace, browser = viewer
+    scenario = SCENARIOS["big-container-reserved"]
+    description = next(p.description for p in scenario.model(scenario.variant("default")).progress())
+    assert text(browser, "header h1") == f"guarantee-progress: {description}"
+    assert text(browser, "#why") == f"Why it is asked: {scenario.variant('default').evidence}"
+    assert text(browser, "#outcome").startswith(f"violated: after {trace.loop_start} steps, steps {trace.loop_start}..")
+    assert text(browser, "#loop-reason").startswith("The loop never makes progress because app_B's <2048, 2> request in root.B waits")
+    # the fairness details are folded below, not in the head's sentences
+    assert browser.evaluate("document.querySelector('#detail #message').textContent") == trace.message
+    assert browser.evaluate("document.getElementById('detail').open") is False
+    assert "fair because" not in text(browser, "#outcome") + text(browser, "#loop-reason")
+
+
+#: Sibling queues under one parent, one with a name too long for the column.
+LONG_NAMES = """
+name = "analytics"
+
+[configuration.properties]
+"yarn.scheduler.capacity.root.queues" = "analytics"
+"yarn.scheduler.capacity.root.analytics.capacity" = 100
+"yarn.scheduler.capacity.root.analytics.queues" = "adhoc,ml,interactive-dashboards-for-the-finance-team"
+"yarn.scheduler.capacity.root.analytics.adhoc.capacity" = 100
+"yarn.scheduler.capacity.root.analytics.ml.capacity" = 0
+"yarn.scheduler.capacity.root.analytics.interactive-dashboards-for-the-finance-team.capacity" = 0
+
+[scheduler]
+async = true
+multi_node = true
+
+[[nodes]]
+memory = 4
+vcores = 4
+
+[[nodes]]
+memory = 8
+vcores = 8
+
+[[apps]]
+name = "app1"
+queue = "adhoc"
+am = { memory = 1, vcores = 1 }
+requests = [{ priority = 1, memory = 4, vcores = 1 }]
+
+[environment]
+events = ["submit", "ask", "complete", "release", "cancel", "finish-app", "tick"]
+
+[bounds]
+max_clock_ms = 1000
+max_proposals = 2
+max_ask = 1
+max_containers = 4
+
+[[questions]]
+property = "reservation-progress"
+expect = "violated"
+why = "the adhoc queue's reservation must eventually be served"
+"""
+
+
+def test_queue_paths_are_whole_or_cut_from_the_left_with_a_tooltip(tmp_path: Path) -> None:
+    world, page = tmp_path / "analytics.toml", tmp_path / "analytics.html"
+    world.write_text(LONG_NAMES, encoding="utf-8")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["explore", "--world", str(world), "--html", str(page)]) == 0
+    with Browser() as browser:
+        browser.open(page.as_uri() + "#step=3")
+        rows = browser.evaluate(
+            "[...document.querySelectorAll('#queues g.queue')].map(g => { const t = g.querySelector('text.label'), b = t.getBBox();"
+            " return [g.dataset.queue, t.textContent, g.querySelector('title').textContent, b.x + b.width, g.querySelector('rect').x.baseVal.value]; })"
+        )
+        assert browser.errors() == []
+    assert isinstance(rows, list)
+    paths = [row[0] for row in rows]
+    assert paths == ["root", "root.analytics", "root.analytics.adhoc", "root.analytics.ml", "root.analytics.interactive-dashboards-for-the-finance-team"]
+    shown = {row[0]: row[1] for row in rows}
+    assert shown["root.analytics.adhoc"] == "root.analytics.adhoc" and shown["root.analytics.ml"] == "root.analytics.ml"
+    long = shown["root.analytics.interactive-dashboards-for-the-finance-team"]
+    assert long.startswith("\u2026") and "root.analytics.interactive-dashboards-for-the-finance-team".endswith(long[1:]) and len(long) > 10
+    for path, label, title, right, bar in rows:
+        assert title == path  # the full path is the row's tooltip
+        assert right <= bar  # the name never runs under the bar
+    assert len(set(shown.values())) == len(rows)  # siblings stay apart
 
 
 def test_every_control_moves_between_steps(viewer: tuple[Trace, Browser]) -> None:
