@@ -37,8 +37,11 @@ class _Command(NamedTuple):
 
     def add_to(self, parser: argparse.ArgumentParser) -> None:
         """Import the module, add its options to ``parser`` and set its handler as ``func``."""
+        from yarnspec.checks.commands.number_options import strict_numbers
+
         module = importlib.import_module(self.module)
         getattr(module, self.arguments)(parser)
+        strict_numbers(parser)  # no option reads a number with Python's lenient int() or float()
         parser.set_defaults(func=getattr(module, self.run))
 
 

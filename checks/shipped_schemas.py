@@ -10,13 +10,12 @@ jsonschema ranks best as an :class:`InputError` naming the file, the JSON place
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import check_document, read_json, shown_name
 from yarnspec.spec.json_schema import json_place, schema_validator, validate_document
 
 __all__ = ["SCHEMAS", "schema_text", "json_place", "validate", "read_json_file", "MAX_JSON_BYTES"]
@@ -49,21 +48,10 @@ MAX_JSON_BYTES = 64 * 1024 * 1024
 
 
 def read_json_file(path: str | Path) -> Any:
-    """The JSON value in ``path``; a missing, oversized or malformed file is an
-    :class:`InputError` naming the file (and the line and column of a syntax error)."""
-    source = str(path)
-    try:
-        size = Path(path).stat().st_size
-        if size > MAX_JSON_BYTES:
-            raise InputError(source, "", f"file is {size} bytes, more than the {MAX_JSON_BYTES} read")
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(source, "", f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(source, f"byte {exc.start}", "not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(source, f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise InputError(source, "", "JSON nested too deeply") from None
+    """The JSON value in ``path``, read by the shared reader (:func:`yarnspec.impl.input_files.read_json`:
+    a FIFO, a device or a link to one is refused unread, at most :data:`MAX_JSON_BYTES` bytes,
+    nesting and integer literals limited), with every integer inside a Java ``long``; any fault
+    is one :class:`InputError` naming the file (and the line and column, or the JSON place)."""
+    document = read_json(path, MAX_JSON_BYTES)
+    check_document(document, shown_name(path))
+    return document

@@ -13,7 +13,11 @@ so every file gets the same checks before and while it is read, each ending in o
   named with the byte offset and line;
 - JSON is nested at most :data:`MAX_JSON_DEPTH` levels, an integer literal has at most
   :data:`MAX_INTEGER_DIGITS` digits, and ``NaN`` / ``Infinity`` / an overflowing number are
-  refused (none is JSON).
+  refused (none is JSON);
+- TOML (:func:`read_toml`, world files) has the same depth limit, and every integer must fit a
+  Java ``long`` (TOML's own range) whatever Python's int-to-text digit limit is;
+- :func:`check_integers` refuses, at its JSON place, an integer outside a stated range (the
+  model's Java ``long``), for formats whose numbers the model takes as they are (snapshots).
 
 Names in messages go through :func:`shown_name`, which quotes a name that holds a line break,
 another control character or bytes that are not UTF-8, so one error stays one line and can be
@@ -26,16 +30,22 @@ import errno
 import json
 import math
 import os
+import re
 import stat
+import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from yarnspec.impl.config.getters import LONG_RANGE
 from yarnspec.impl.errors import InputError
 
 #: JSON deeper than this is refused (real cases and traces are under 12 levels).
 MAX_JSON_DEPTH = 100
 #: Integer literals longer than this are refused before Python converts them (a Java long has 19).
 MAX_INTEGER_DIGITS = 30
+
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 _KINDS = (
     (stat.S_ISDIR, "is a directory, not a file"),
@@ -192,3 +202,92 @@ def _depth(value: Any) -> int:
 def read_json(path: str | Path, limit: int) -> Any:
     """A JSON file, read with every check of the module docstring."""
     return parse_json(read_text(path, limit), shown_name(path))
+
+
+def _places(value: Any) -> Iterator[tuple[str, Any, int]]:
+    """Every value in a parsed document with its JSON place (``$.a[2].b``) and depth, walked
+    iteratively (no recursion limit), never below :data:`MAX_JSON_DEPTH` + 1 levels."""
+    pending: list[tuple[str, Any, int]] = [("$", value, 0)]
+    while pending:
+        place, item, depth = pending.pop()
+        yield place, item, depth
+        if depth > MAX_JSON_DEPTH:
+            continue
+        if isinstance(item, dict):
+            pending.extend((f"{place}.{key}" if _plain_key(key) else f"{place}[{key!r}]", child, depth + 1) for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            pending.extend((f"{place}[{index}]", child, depth + 1) for index, child in reversed(list(enumerate(item))))
+
+
+def _plain_key(key: object) -> bool:
+    return isinstance(key, str) and _PLAIN_KEY.fullmatch(key) is not None
+
+
+def check_document(value: Any, source: str, bounds: tuple[int, int] = LONG_RANGE) -> None:
+    """Refuse a parsed document nested deeper than :data:`MAX_JSON_DEPTH` levels, or holding an
+    integer outside ``bounds`` (default: a Java ``long``), naming the first such place. A first
+    walk only looks (a big snapshot has millions of values); the places are spelled out only
+    when there is a fault to name."""
+    if _within(value, bounds):
+        return
+    low, high = bounds
+    for place, item, depth in _places(value):
+        if depth > MAX_JSON_DEPTH:
+            raise InputError(source, "", f"nested deeper than {MAX_JSON_DEPTH} levels")
+        if isinstance(item, int) and not isinstance(item, bool) and not low <= item <= high:
+            raise InputError(source, place, f"the integer {_short_number(item)} is outside the model's range {low}..{high} (a Java long)")
+
+
+def _within(value: Any, bounds: tuple[int, int]) -> bool:
+    """Whether every integer of ``value`` is within ``bounds`` and it nests at most
+    :data:`MAX_JSON_DEPTH` levels (iteratively, building nothing)."""
+    low, high = bounds
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict) or isinstance(item, list):
+            if depth >= MAX_JSON_DEPTH and item:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children if isinstance(child, (dict, list, int)))
+        elif isinstance(item, int) and not isinstance(item, bool) and not low <= item <= high:
+            return False
+    return True
+
+
+def _short_number(value: int) -> str:
+    """An integer for a message: in full when short, else its sign, first digits and length
+    (never a conversion of thousands of digits)."""
+    if -(10**30) < value < 10**30:
+        return str(value)
+    return f"{'-' if value < 0 else ''}of about {int(abs(value).bit_length() * 0.30103) + 1:,} digits"
+
+
+#: The largest world file (TOML) read; shipped worlds are a few KB.
+MAX_TOML_BYTES = 4 * 1024 * 1024
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """Parse TOML text: a syntax error names its line and column; nesting beyond
+    :data:`MAX_JSON_DEPTH` levels and an integer outside a Java ``long`` (TOML's range) are
+    refused by name."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        place = ""
+        if "(at " in message:
+            message, _, where = message.rpartition(" (at ")
+            place = where.rstrip(")")
+        raise InputError(source, place, f"not valid TOML: {message}") from None
+    except RecursionError:
+        raise InputError(source, "", f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as exc:  # int() of a literal beyond Python's int-to-text digit limit
+        raise InputError(source, "", f"an integer literal too long to read ({str(exc).split(':')[0]}); integers must fit a Java long") from None
+    check_document(document, source)
+    return document
+
+
+def read_toml(path: str | Path, limit: int = MAX_TOML_BYTES) -> dict[str, Any]:
+    """A TOML file, read with every check of the module docstring."""
+    return parse_toml(read_text(path, limit), shown_name(path))

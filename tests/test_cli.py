@@ -30,8 +30,8 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
         (("conform",), "give case files or folders"),
         (("conform", "/no/such/place"), "/no/such/place: no such file"),
         (("check", "--conformance"), "expected one argument"),
-        (("check", "--examples", "0"), "expected a number >= 1, found 0"),
-        (("check", "--examples", "many"), "expected a whole number, found 'many'"),
+        (("check", "--examples", "0"), "argument --examples: expected a whole number >= 1, got 0"),
+        (("check", "--examples", "many"), "argument --examples: expected a whole number, got 'many'"),
         # a sub-command whose module is imported only when it is named
         (("explore", "--bogus"), "unrecognized arguments: --bogus"),
         (("explore", "no-leak", "--max-depth", "x"), "--max-depth: expected a whole number, got 'x'"),

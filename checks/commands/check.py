@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from yarnspec.impl.errors import InputError
 
+from yarnspec.checks.commands.number_options import WholeNumber
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.paths import BUILTIN_CASES, default_conformance_dir
 from yarnspec.checks.render.text_table import aligned
@@ -267,24 +268,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the shared conformance folder (default: ../shared/conformance)",
     )
     parser.add_argument(
-        "--examples", type=_positive, default=300, metavar="N", help="generated examples per property suite (default 300)"
+        "--examples", type=WholeNumber(1), default=300, metavar="N", help="generated examples per property suite (default 300)"
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the generated examples (default 0)")
+    parser.add_argument("--seed", type=WholeNumber(), default=0, metavar="S", help="seed of the generated examples (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
     parser.add_argument("--world", action="extend", nargs="+", default=[], metavar="FILE", help="add a row per world file: its questions explored at its fast bounds")
     parser.add_argument("--plugins", action="store_true", help="add a row per scenario other projects register (entry points yarnspec.scenarios)")
     parser.add_argument("--worlds-only", action="store_true", help="run only the --world rows, not the built-in suites")
     parser.add_argument("--strict", action="store_true", help="a --world file's warnings (implausible sizes) are errors (exit 2)")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, found {value}")
-    return value
 
 
 def format_table(rows: list[SuiteResult]) -> str:

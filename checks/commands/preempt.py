@@ -18,14 +18,18 @@ from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.preemption.result import EventType
 from yarnspec.impl.resources import Resource
 
+from yarnspec.checks.commands.number_options import WholeNumber
 from yarnspec.checks.commands.config import parse_definitions
 from yarnspec.checks.explain.preemption_round import QueueRow, RoundReport, default_rounds, explain
 from yarnspec.checks.snapshot import load_snapshot
+from yarnspec.checks.snapshot.limits import SnapshotLimits
 from yarnspec.checks.render.text_table import aligned
 
 MARK = EventType.MARK_CONTAINER_FOR_PREEMPTION
 KILL = EventType.MARK_CONTAINER_FOR_KILLABLE
 KILL_RESERVED = EventType.KILL_RESERVED_CONTAINER
+#: The most policy rounds ``--rounds`` asks for (each prints a line; more is not an explanation).
+MAX_ROUNDS = 10_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,21 +37,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, metavar="CS.xml", help="capacity-scheduler.xml")
     parser.add_argument("--yarn-site", metavar="Y.xml", help="yarn-site.xml (preemption settings may sit there)")
     parser.add_argument("--snapshot", required=True, metavar="S.json", help="a plain snapshot or a REST bundle")
-    parser.add_argument("--rounds", type=int, metavar="N", help="policy rounds to run (default: until the first marks are killed)")
-    parser.add_argument("--clock", type=int, default=0, metavar="MS", help="the logical clock of the first round (default 0)")
+    parser.add_argument("--rounds", type=WholeNumber(1, MAX_ROUNDS), metavar="N", help="policy rounds to run (default: until the first marks are killed)")
+    parser.add_argument("--clock", type=WholeNumber(0), default=0, metavar="MS", help="the logical clock of the first round (default 0)")
     parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="a system property for ${NAME} in values")
+    parser.add_argument("--snapshot-limit", action="append", default=[], metavar="NAME=N", help="raise a snapshot size limit: queues, nodes, apps or containers (docs/errors.md)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
 def run(args: argparse.Namespace) -> int:
     """Load, run the rounds, print; returns the exit status."""
-    if args.rounds is not None and args.rounds < 1:
-        raise InputError("command line", "--rounds", f"expected a number >= 1, found {args.rounds}")
-    if args.clock < 0:
-        raise InputError("command line", "--clock", f"expected milliseconds >= 0, found {args.clock}")
     files = [args.config] + ([args.yarn_site] if args.yarn_site else [])
     conf = load_scheduler_configuration(files, system_properties=parse_definitions(args.define))
-    loaded = load_snapshot(args.snapshot, conf)
+    loaded = load_snapshot(args.snapshot, conf, SnapshotLimits().raised(args.snapshot_limit, "command line", "--snapshot-limit"))
     rounds = args.rounds or default_rounds(conf.preemption)
     try:
         reports = explain(loaded, conf, rounds, args.clock)

@@ -34,9 +34,10 @@ ancestor, YARN-9300).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from yarnspec.impl.config import getters
 from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
@@ -63,7 +64,7 @@ from yarnspec.checks.conformance.case_fields import (
 )
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
-_TOP = ("id", "notation", "source", "conf", "nodes", "apps", "steps", "ignored_upstream", "notes")
+_TOP = ("id", "notation", "source", "conf", "nodes", "apps", "steps", "ignored_upstream", "notes", "limits")
 _NODE = ("name", "memory_mb", "vcores", "rack")
 _APP = ("name", "queue", "user", "am_mb", "am_vcores", "requests")
 _REQUEST = ("priority", "memory_mb", "vcores", "locality")
@@ -93,6 +94,7 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     node_names = {n.name for n in nodes}
     apps = [_app(raw, child("apps", i), node_names) for i, raw in enumerate(as_list(required(case, "apps", ""), "apps"))]
     steps = tuple(_step(raw, child("steps", i)) for i, raw in enumerate(as_list(required(case, "steps", ""), "steps")))
+    _check_size(case, nodes, steps)
     _check_references(steps, {a.name: len(a.requests) for a in apps}, node_names)
     if not any(step["op"] == "expect" for step in steps):
         raise nothing_to_check("no step is an expect")
@@ -104,6 +106,68 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     world = _world(conf, nodes, apps, steps)
     _Replay(world).run(steps)
     return []
+
+
+# -- size ---------------------------------------------------------------------------------------
+
+
+#: What one ``edit_schedule`` round costs in model steps (measured: ten heartbeats' time).
+ROUND_STEPS = 10
+
+
+@dataclass(frozen=True)
+class CaseLimits:
+    """The most a MockRM case may ask the model to do, each raisable by the case's ``limits``
+    object (``"limits": {"nodes": 5000}``): ``nodes`` registered, ``containers`` one ``ask``
+    sets (the model's container ids), and ``steps``, the model steps the case plays (an
+    estimate: a container asked or cancelled is one, a heartbeat one per node and repeat, a
+    policy round :data:`ROUND_STEPS`, its ticks and the policy). A model step costs about a
+    millisecond per node, so the case's work is ``steps x nodes``, limited by ``work`` (the
+    defaults keep a replay under half a minute on one core; the shipped cases need under 100)."""
+
+    nodes: int = 200
+    containers: int = 10_000
+    steps: int = 2_000
+    work: int = 20_000
+
+
+def _check_size(case: Mapping[str, Any], nodes: Sequence[NodeSpec], steps: Sequence[Mapping[str, Any]]) -> None:
+    """Refuse a case whose size makes the replay absurd, before the world is built, with the
+    estimate, the limit and the ``limits`` key that raises it."""
+    limits = _limits(case)
+    _at_most("nodes", len(nodes), limits.nodes, "nodes", "nodes")
+    played = 0
+    for step in steps:
+        if step["op"] == "ask":
+            _at_most(child(step["place"], "containers"), step["containers"], limits.containers, "containers in one ask", "containers")
+            played += step["containers"]
+        elif step["op"] == "heartbeat":
+            played += step["repeat"] * len(step["nodes"])
+        elif step["op"] == "edit_schedule":
+            played += step["repeat"] * ROUND_STEPS
+        else:
+            played += 1
+        where = child(step["place"], "repeat") if "repeat" in step else child(step["place"], "containers") if step["op"] == "ask" else step["place"]
+        _at_most(where, played, limits.steps, "model steps up to here", "steps")
+    _at_most("steps", played * max(len(nodes), 1), limits.work, "node-steps of work (model steps x nodes)", "work")
+
+
+def _limits(case: Mapping[str, Any]) -> CaseLimits:
+    if "limits" not in case:
+        return CaseLimits()
+    given = as_object(case["limits"], "limits")
+    names = tuple(f.name for f in fields(CaseLimits))
+    reject_unknown_keys(given, names, "limits")
+    return CaseLimits(**{name: as_int(value, child("limits", name), minimum=1) for name, value in given.items()})
+
+
+def _at_most(place: str, estimate: int, limit: int, what: str, key: str) -> None:
+    if estimate > limit:
+        raise CaseFormatError(
+            place,
+            f"the case asks for {estimate:,} {what}, more than the limit of {limit:,}, a replay that would not end "
+            f"(if you mean it, raise it in the case: \"limits\": {{\"{key}\": ...}})",
+        )
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -276,7 +340,9 @@ def _world(conf: Mapping[str, str], nodes: list[NodeSpec], apps: list[AppSpec], 
     """The world of the case: one tick is the monitoring interval, and the bounds let every
     step happen (asks up to the largest count, container ids and time without a limit that a
     test could reach)."""
-    interval = int(conf.get(MONITORING_INTERVAL, DEFAULT_INTERVAL_MS))
+    interval = getters.get_long(conf.get(MONITORING_INTERVAL, str(DEFAULT_INTERVAL_MS)))  # Configuration.getLong: 0x400 too
+    if interval is None:
+        raise CaseFormatError(child("conf", MONITORING_INTERVAL), f"expected a whole number of milliseconds (a Java long, decimal or 0x hexadecimal), found {conf[MONITORING_INTERVAL]!r}")
     most = max([s["containers"] for s in steps if s["op"] == "ask"] + [1])
     bounds = Bounds(max_clock_ms=10**12, tick_ms=max(interval, 1), max_ask=most, max_containers=100_000, node_churn=False)
     try:

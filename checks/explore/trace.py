@@ -193,6 +193,7 @@ def replay(model: TransitionSystem[Any, Any], trace: Trace, source: str = "<trac
     ):
         if ours != theirs:
             raise ReplayError(source, place, f"the trace is for {theirs!r}, the model is {ours!r}")
+    check_kind_matches_property(trace, source)
     states, actions = replay_states(model, trace, source)
     last = len(states) - 1
     if trace.kind == "invariant":
@@ -210,6 +211,22 @@ def replay(model: TransitionSystem[Any, Any], trace: Trace, source: str = "<trac
     if trace.loop_start is None:
         raise ReplayError(source, "loop_start", "a progress trace needs the step its loop returns to")
     return check_lasso(model, prop, states, actions, trace.loop_start, source)
+
+
+#: The property name the explorer writes for a deadlock (``bfs``, ``simulate``, ``partition``).
+DEADLOCK_PROPERTY = "deadlock"
+
+
+def check_kind_matches_property(trace: Trace, source: str) -> None:
+    """Refuse a trace whose ``kind`` and ``property`` disagree: the explorer writes a deadlock
+    as kind and property ``deadlock``, so an invariant's or a progress property's trace whose
+    kind was changed to ``deadlock`` (or the reverse) is not replayed as what it is not."""
+    if (trace.kind == "deadlock") != (trace.property == DEADLOCK_PROPERTY):
+        if trace.kind == "deadlock":
+            fault = f"kind is 'deadlock' but the property is {trace.property!r}: a deadlock trace's property is {DEADLOCK_PROPERTY!r}"
+        else:
+            fault = f"kind is {trace.kind!r} but the property is {DEADLOCK_PROPERTY!r}, which only a deadlock trace names"
+        raise ReplayError(source, "kind", fault)
 
 
 def replay_states(model: TransitionSystem[Any, Any], trace: Trace, source: str) -> tuple[list[Any], list[Any]]:

@@ -85,10 +85,11 @@ def state_graph(model: TransitionSystem[Any, Any], trace: Trace | None = None, l
     on_path = {(order[a], order[b]) for a, b in zip(path, path[1:]) if a in order and b in order}
     loop: set[tuple[int, int]] = set()
     if trace is not None and trace.loop_start is not None:
-        loop = {(order[a], order[b]) for a, b in zip(path[trace.loop_start:], path[trace.loop_start + 1:])}
+        loop = {(order[a], order[b]) for a, b in zip(path[trace.loop_start:], path[trace.loop_start + 1:]) if a in order and b in order}
     step_of: dict[int, list[int]] = {}
     for index, state in enumerate(path):
-        step_of.setdefault(order[state], []).append(index)
+        if state in order:  # a --dot-limit below the trace's length cuts the trace too
+            step_of.setdefault(order[state], []).append(index)
     initial = {order[s] for s in model.initial_states() if s in order}
     invariants = model.invariants()
     lines = [

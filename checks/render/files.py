@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from yarnspec.checks.commands.number_options import whole_number_argument
 from yarnspec.checks.explore.trace import Trace
 from yarnspec.checks.special_files import refuse_special
 from yarnspec.impl.errors import InputError
@@ -18,6 +19,9 @@ from yarnspec.checks.render.dot import DEFAULT_LIMIT, state_graph
 from yarnspec.checks.render.frames import cluster_frames
 from yarnspec.checks.render.html import render_html
 from yarnspec.checks.render.itf import to_itf
+
+#: The most states ``--dot-limit`` draws (Graphviz lays out a few thousand at most).
+MAX_DOT_LIMIT = 1_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,10 +39,7 @@ def dot_limit(args: argparse.Namespace, source: str) -> int:
         return DEFAULT_LIMIT
     if args.dot is None:
         raise InputError(source, "--dot-limit", "applies only with --dot FILE")
-    text = str(args.dot_limit)
-    if not text.isdigit() or int(text) < 1:
-        raise InputError(source, "--dot-limit", f"expected a whole number >= 1, got {text!r}")
-    return int(text)
+    return whole_number_argument(str(args.dot_limit), source, "--dot-limit", 1, MAX_DOT_LIMIT)
 
 
 #: The options naming a file this module writes.

@@ -6,21 +6,25 @@ from pathlib import Path
 
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import shown_name
 
 from yarnspec.checks.shipped_schemas import read_json_file
 from yarnspec.checks.snapshot.assemble import LoadedSnapshot, assemble
+from yarnspec.checks.snapshot.limits import SnapshotLimits, check_snapshot_size
 from yarnspec.checks.snapshot.plain import FORMAT, read_plain
 from yarnspec.checks.snapshot.records import SnapshotRecords
 from yarnspec.checks.snapshot.rest import read_rest
 
 
-def load_records(path: str | Path) -> SnapshotRecords:
-    """The records of a plain snapshot file or a REST bundle file."""
+def load_records(path: str | Path, limits: SnapshotLimits = SnapshotLimits()) -> SnapshotRecords:
+    """The records of a plain snapshot file or a REST bundle file, refused before validation
+    when it holds more items than ``limits`` allow."""
     target = Path(path)
     document = read_json_file(target)
-    source = str(target)
+    source = shown_name(target)  # quoted when the name holds a line break
     if not isinstance(document, dict):
         raise InputError(source, "$", "a snapshot is a JSON object")
+    check_snapshot_size(document, limits, source)
     if "format" in document:
         if document["format"] != FORMAT:
             raise InputError(source, "$.format", f"expected {FORMAT!r}, found {document['format']!r}")
@@ -32,7 +36,7 @@ def load_records(path: str | Path) -> SnapshotRecords:
     )
 
 
-def load_snapshot(path: str | Path, conf: SchedulerConfiguration) -> LoadedSnapshot:
+def load_snapshot(path: str | Path, conf: SchedulerConfiguration, limits: SnapshotLimits = SnapshotLimits()) -> LoadedSnapshot:
     """Read and check the snapshot at ``path`` against ``conf``."""
-    return assemble(load_records(path), conf)
+    return assemble(load_records(path, limits), conf)
 

@@ -42,8 +42,14 @@ LEAF_TYPE = "capacitySchedulerLeafQueueInfo"
 LIVE_APP_STATES = ("RUNNING", "ACCEPTED")
 #: Node states whose resources count in the scheduler's cluster resource.
 LIVE_NODE_STATES = ("RUNNING", "DECOMMISSIONING")
-_APP_ID = re.compile(r"application_(?P<ts>\d+)_(?P<seq>\d+)")
-_CONTAINER_ID = re.compile(r"container_(?:e(?P<epoch>\d+)_)?(?P<ts>\d+)_(?P<seq>\d+)_(?P<attempt>\d+)_(?P<number>\d+)")
+#: Hadoop's ids: ASCII digits only (``\d`` would take other scripts' digits), matched in full (a
+#: schema pattern's ``$`` lets a trailing line break through).
+#: At most as many digits as Hadoop's types hold (a long timestamp, an int sequence and attempt,
+#: a 40-bit container number).
+_APP_ID = re.compile(r"application_(?P<ts>[0-9]{1,19})_(?P<seq>[0-9]{1,10})")
+_CONTAINER_ID = re.compile(
+    r"container_(?:e(?P<epoch>[0-9]{1,5})_)?(?P<ts>[0-9]{1,19})_(?P<seq>[0-9]{1,10})_(?P<attempt>[0-9]{1,10})_(?P<number>[0-9]{1,13})"
+)
 #: Hadoop ``ContainerId``: the epoch sits above the low 40 bits of the container number.
 _EPOCH_SHIFT = 40
 
@@ -67,8 +73,7 @@ def read_rest(document: Any, source: str) -> SnapshotRecords:
         if entry["state"] not in LIVE_APP_STATES:
             continue
         place = f"$.apps.apps.app[{index}]"
-        match = _APP_ID.fullmatch(entry["id"])
-        assert match is not None  # the schema's pattern
+        match = _id_match(_APP_ID, entry["id"], "application_<timestamp>_<sequence>", source, place + ".id")
         app_id = int(match["seq"])
         if app_id in timestamps:
             raise InputError(source, place, f"{entry['id']}: the same sequence number as {timestamps[app_id]} (one ResourceManager's applications only)")
@@ -89,6 +94,16 @@ def read_rest(document: Any, source: str) -> SnapshotRecords:
         )
     containers = _containers(document.get("containers", {}), apps, source)
     return SnapshotRecords(source, "rest", exclusive, tuple(nodes), tuple(apps.values()), containers, queues)
+
+
+def _id_match(pattern: re.Pattern[str], text: str, form: str, source: str, place: str) -> re.Match[str]:
+    """``text`` matched in full by ``pattern`` (ASCII digits, nothing after), else one
+    :class:`InputError` naming the form Hadoop writes."""
+    match = pattern.fullmatch(text)
+    if match is None:
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        raise InputError(source, place, f"expected {form} (ASCII digits, as many as Hadoop's id holds), found {shown!r}")
+    return match
 
 
 def _resource(entry: Mapping[str, Any]) -> Resource:
@@ -157,8 +172,7 @@ def _containers(bodies: Mapping[str, Any], apps: Mapping[str, AppRecord], source
             place = f"$.containers[{key!r}].container[{index}]"
             if entry.get("containerState", "RUNNING") == "COMPLETE":
                 continue
-            match = _CONTAINER_ID.fullmatch(entry["containerId"])
-            assert match is not None  # the schema's pattern
+            match = _id_match(_CONTAINER_ID, entry["containerId"], "container_[e<epoch>_]<timestamp>_<app>_<attempt>_<number>", source, place + ".containerId")
             app_name = f"application_{match['ts']}_{match['seq']}"
             app = apps.get(app_name)
             if app is None:

@@ -18,7 +18,6 @@ named by its ``name``.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -33,6 +32,8 @@ from yarnspec.impl.config.hadoop_xml import (
 )
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, file_kind, scheduler_configuration
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import read_toml as read_toml_file
+from yarnspec.impl.input_files import shown_name
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.inputs.bounds import Bounds
 from yarnspec.impl.scheduler.inputs.settings import ASYNC_KEY, MULTI_NODE_KEY, SORTING_POLICY_KEY
@@ -43,6 +44,7 @@ from yarnspec.spec.json_schema import schema_validator, validate_document
 from yarnspec.spec.property_catalogue import PropertyCatalogue
 from yarnspec.spec.worlds.scenario import ExploreBounds, Scenario, ScenarioVariant
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES
+from yarnspec.spec.worlds.world_limits import check_world_size
 from yarnspec.spec.worlds.world_sanity import WorldWarning, world_warnings
 
 #: A user's world-file scenario's name starts with this (then the file's path).
@@ -121,7 +123,7 @@ def load_world(
     source = str(path)
     document = read_toml(source)
     if not catalogue:
-        validate_document(document, schema_validator(world_schema_text(), check=False), source)
+        validate_document(document, schema_validator(world_schema_text(), check=False), shown_name(source))
     return _Compiler(source, Path(path).resolve().parent, document, properties, catalogue, origin or source).compile()
 
 
@@ -148,22 +150,11 @@ def world_schema_text() -> str:
 
 
 def read_toml(source: str) -> dict[str, Any]:
-    """The TOML document in ``source``; an unreadable or malformed file is an
-    :class:`InputError` naming the file (and the line and column of a syntax error)."""
-    try:
-        with open(source, "rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise InputError(source, "", f"cannot read: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        place = ""
-        if "(at " in message:
-            message, _, where = message.rpartition(" (at ")
-            place = where.rstrip(")")
-        raise InputError(source, place, f"not valid TOML: {message}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(source, f"byte {exc.start}", "not UTF-8 text") from None
+    """The TOML document in ``source``, read by the shared reader
+    (:func:`yarnspec.impl.input_files.read_toml`): a FIFO, a device, a folder or a file over
+    the size limit is refused unread; a syntax error names the line and column; nesting and
+    integers beyond the limits are refused by name. Every fault is one :class:`InputError`."""
+    return read_toml_file(source)
 
 
 class _Compiler:
@@ -174,6 +165,8 @@ class _Compiler:
         origin: str, files: Mapping[str, str] | None = None, name: str = "",
     ) -> None:  # fmt: skip
         self.source = source
+        #: the file's name in messages: quoted when it holds a line break or another control character
+        self.shown = shown_name(source)
         self.folder = folder
         #: the configuration files' text by name, when the world is not read from a folder
         self.files = files
@@ -185,13 +178,14 @@ class _Compiler:
         self.origin = origin
 
     def fail(self, place: str, fault: str) -> InputError:
-        return InputError(self.source, place, fault)
+        return InputError(self.shown, place, fault)
 
     def compile(self) -> WorldFile:
         self.variant_specs = dict(self.doc.get("variants") or {DEFAULT_VARIANT: {}})
         self.base = self._base_configuration()
         first = self._configuration(next(iter(self.variant_specs.values())).get("properties", {}))
         self.units = self._units(first)
+        check_world_size(self.doc, self.units.memory_mb, self.units.vcores, self.shown)
         self.partitions = [PartitionSpec("")] + [PartitionSpec(p["name"], p.get("exclusive", True)) for p in self.doc.get("partitions", [])]
         self.nodes = self._nodes(self.units)
         self.apps = self._apps(self.units)
@@ -250,7 +244,7 @@ class _Compiler:
         inline = {str(k): _text(v) for k, v in section.get("properties", {}).items()}
         inline.update(self._scheduler_keys())
         if inline:
-            ordered.append(inline_configuration(inline, f"{self.source} [configuration.properties]"))
+            ordered.append(inline_configuration(inline, f"{self.shown} [configuration.properties]"))
         if not ordered:
             raise self.fail("configuration", "give files (capacity-scheduler.xml, yarn-site.xml) or properties")
         return ordered
@@ -274,7 +268,7 @@ class _Compiler:
         files = list(self.base)
         extra = {str(k): _text(v) for k, v in properties.items()}
         if extra:
-            files.append(inline_configuration(extra, f"{self.source} [variant properties]"))
+            files.append(inline_configuration(extra, f"{self.shown} [variant properties]"))
         return scheduler_configuration(HadoopConfiguration.merge(files))
 
     def _units(self, conf: SchedulerConfiguration) -> Units:
@@ -337,7 +331,7 @@ class _Compiler:
         for index, question in enumerate(self.doc["questions"]):
             place = f"questions[{index}]"
             prop = question["property"]
-            self.properties.check_name(prop, self.source, f"{place}.property")
+            self.properties.check_name(prop, self.shown, f"{place}.property")
             chosen = question.get("variants", names)
             for j, name in enumerate(chosen):
                 if name not in self.variant_specs:
