@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.explore.test_trace import lasso, lasso_model
-from yarnspec.checks import cli, plugins
+from yarnspec.checks import cli
+from yarnspec.checks.worlds import plugins
 from yarnspec.checks.explore.trace import replay
 from yarnspec.spec.property_guard import PropertyRaised, guarded
 
