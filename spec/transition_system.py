@@ -52,16 +52,29 @@ JSONValue = Any
 
 
 @dataclass(frozen=True)
+class Premise(Generic[StateT]):
+    """The antecedent of an invariant written as an implication ("for every reservation,
+    ..."): ``text`` says it in words (``a reservation exists``), ``holds(state)`` whether it
+    holds. The explorer counts the states where it holds; none means the invariant was never
+    put to the test (it holds vacuously)."""
+
+    text: str
+    holds: Callable[[StateT], bool]
+
+
+@dataclass(frozen=True)
 class Invariant(Generic[StateT]):
     """A named safety property checked on every reachable state.
 
     ``check(state)`` returns ``None`` when the property holds and otherwise a message saying
-    what is wrong in that state (``"n2: used 3 but 2 apps hold it"``).
+    what is wrong in that state (``"n2: used 3 but 2 apps hold it"``). ``premise``, when the
+    invariant is an implication, is its antecedent (:class:`Premise`).
     """
 
     name: str
     check: Callable[[StateT], str | None]
     description: str = ""
+    premise: Premise[StateT] | None = None
 
 
 @dataclass(frozen=True)

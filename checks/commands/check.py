@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NoReturn
 from yarnspec.impl.errors import InputError
 
 from yarnspec.checks.commands.number_options import WholeNumber
+from yarnspec.checks.commands.accept_option import accepted_outcomes, add_accept_argument
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.paths import BUILTIN_CASES, default_conformance_dir
 from yarnspec.checks.render.text_table import aligned
@@ -170,7 +171,7 @@ def _scenario_suite(name: str) -> Suite:
         from yarnspec.checks.suites import scenarios as scenario_suite
 
         started = time.perf_counter()
-        rows = scenario_suite.scenario_rows(fast=True, names=[name])
+        rows = scenario_suite.scenario_rows(fast=True, names=[name], accepted=args.accept)
         return _variant_result(f"scenario/{name}", rows, started)
 
     return Suite(f"scenario/{name}", run)
@@ -187,7 +188,7 @@ def _world_suite(path: str) -> Suite:
 
         started = time.perf_counter()
         scenario = load_world(path).scenario
-        return _variant_result(f"world/{path}", scenario_suite.variant_rows(scenario, scenario.fast), started)
+        return _variant_result(f"world/{path}", scenario_suite.variant_rows(scenario, scenario.fast, args.accept), started)
 
     return Suite(f"world/{path}", run)
 
@@ -199,7 +200,7 @@ def _plugin_suite(scenario: Scenario) -> Suite:
         from yarnspec.checks.suites import scenarios as scenario_suite
 
         started = time.perf_counter()
-        return _variant_result(f"plugin/{scenario.name}", scenario_suite.variant_rows(scenario, scenario.bounds), started)
+        return _variant_result(f"plugin/{scenario.name}", scenario_suite.variant_rows(scenario, scenario.bounds, args.accept), started)
 
     return Suite(f"plugin/{scenario.name}", run)
 
@@ -276,6 +277,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plugins", action="store_true", help="add a row per scenario other projects register (entry points yarnspec.scenarios)")
     parser.add_argument("--worlds-only", action="store_true", help="run only the --world rows, not the built-in suites")
     parser.add_argument("--strict", action="store_true", help="a --world file's warnings (implausible sizes) are errors (exit 2)")
+    add_accept_argument(parser)
 
 
 def format_table(rows: list[SuiteResult]) -> str:
@@ -295,6 +297,7 @@ def run(args: argparse.Namespace) -> int:
         args.conformance = default_conformance_dir()
     if args.worlds_only and not args.world:
         raise InputError("command line", "--worlds-only", "give at least one --world FILE")
+    args.accept = accepted_outcomes(args.accept, "check")
     from yarnspec.checks.worlds.world_arguments import load_world
 
     if args.strict and not args.world:

@@ -14,8 +14,11 @@ FILE`` writes a pytest file that replays it and checks the fixed variant
 (:mod:`yarnspec.checks.explore.emit`); ``--full``, ``--html``, ``--dot`` and ``--itf`` print
 and write pictures of it (:mod:`yarnspec.checks.render`, docs/traces.md).
 
-Exit status: 0 when the verdict agrees with the expected one, 1 when it does not, 2 for bad
-arguments (one line naming the argument, via :class:`InputError`).
+Exit status (docs/exploring.md, "Outcomes"): 0 when the verdict agrees with the expected one
+(or is an outcome given with ``--accept``); otherwise 1 when it is violated (or holds where a
+violation was expected), 3 when it is not refuted (a depth, state or time limit, or the random
+walks of a simulation, cut the search), 4 when it is vacuous; 2 for bad arguments (one line
+naming the argument, via :class:`InputError`).
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ from yarnspec.spec.scheduler.model import SchedulerModel
 
 from yarnspec.checks.commands import explore_scale
 from yarnspec.checks.commands.number_options import whole_number_argument
+from yarnspec.checks.commands.accept_option import accepted_outcomes, add_accept_argument
 from yarnspec.checks.explore import ExploreResult, FixedVariant, Trace, emit_test
-from yarnspec.checks.explore.result import HOLDS
+from yarnspec.checks.explore.result import HOLDS, VIOLATED
 from yarnspec.checks.render import files as render_files
 from yarnspec.checks.suites.scenarios import ScenarioOutcome, explore_variant, simulate_variant
 from yarnspec.checks.special_files import refuse_special
@@ -73,6 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace-out", metavar="FILE", help="write the counterexample as a replayable JSON trace")
     parser.add_argument("--emit-test", metavar="FILE", help="write a pytest file that replays the counterexample and checks the fixed variant")
     parser.add_argument("--fixed-variant", metavar="V", help="the fixed variant --emit-test checks (default: see docs/traces.md)")
+    add_accept_argument(parser)
     render_files.add_arguments(parser)
     explore_scale.add_arguments(parser)
 
@@ -103,21 +108,22 @@ def run(args: argparse.Namespace) -> int:
     scenario = _chosen(args)
     variant = scenario.variant(args.variant, SOURCE, "--variant")
     _check_output_paths(args)
+    accepted = accepted_outcomes(args.accept, SOURCE)
     if args.simulate:
         _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry", "time_limit", "progress_every"), "does not apply to --simulate")
         seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)
         walks = _number(args.walks, "--walks", DEFAULT_WALKS, 1)
         steps = _number(args.steps, "--steps", DEFAULT_STEPS, 0)
         explore_scale.refuse(args, "does not apply to --simulate")
-        outcome = simulate_variant(scenario, variant, seed, walks, steps)
+        outcome = simulate_variant(scenario, variant, seed, walks, steps, accepted)
     else:
         _refuse(args, ("seed", "walks", "steps"), "applies only with --simulate")
         time_limit = None if args.time_limit is None else _number(args.time_limit, "--time-limit", 0, 1)
         progress_every = _number(args.progress_every, "--progress-every", DEFAULT_PROGRESS_EVERY, 1)
         if explore_scale.wanted(args):
-            outcome = explore_scale.explore(scenario, variant, _bounds(scenario, args), args, time_limit, progress_every)
+            outcome = explore_scale.explore(scenario, variant, _bounds(scenario, args), args, time_limit, progress_every, accepted)
         else:
-            outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, progress_every)
+            outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, progress_every, accepted)
     outcome = dataclasses.replace(outcome, trace=portable_trace(outcome.trace, scenario))
     _write_outputs(outcome, args)
     model = scenario.model(variant)
@@ -134,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(outcome.to_json() | ({"loop_reason": loop} if loop else {}), indent=1))
     else:
         print(format_outcome(outcome, args.full, loop))
-    return 0 if outcome.agree else 1
+    return outcome.exit_status()
 
 
 def _about(trace: Trace, model: SchedulerModel, variant: ScenarioVariant) -> dict[str, str]:
@@ -168,7 +174,7 @@ def _refuse_with_list(args: argparse.Namespace, fault: str = "does not apply to 
     _refuse(
         args,
         ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test",
-         "fixed_variant", "full", "html", "dot", "dot_limit", "itf", "time_limit", "progress_every"),
+         "fixed_variant", "full", "html", "dot", "dot_limit", "itf", "time_limit", "progress_every", "accept"),
         fault,
     )
 
@@ -257,7 +263,7 @@ def format_list(scenarios: list[Scenario]) -> str:
         width = max(len(v.name) for v in scenario.variants)
         prop_width = max(len(v.property) for v in scenario.variants)
         for v in scenario.variants:
-            lines.append(f"  {v.name:<{width}}  {v.property:<{prop_width}}  expected {v.expected:<8}  {v.evidence}")
+            lines.append(f"  {v.name:<{width}}  {v.property:<{prop_width}}  expected {v.expected:<11}  {v.evidence}")
         lines.append("")
     return "\n".join(lines).rstrip()
 
@@ -265,14 +271,14 @@ def format_list(scenarios: list[Scenario]) -> str:
 def fixed_variant(scenario: Scenario, buggy: ScenarioVariant, chosen: str | None) -> FixedVariant | None:
     """The variant an emitted test checks the property under: ``chosen`` (``--fixed-variant``),
     else the variant that adds a fix to the buggy one's name (``yarn-8127+yarn-10259`` for
-    ``yarn-8127``), else the first variant expected to hold the same property; ``None`` when
-    no variant is expected to hold it. It is explored within the scenario's fast bounds."""
+    ``yarn-8127``), else the first variant expected to keep the same property (``holds``,
+    ``not-refuted`` or ``vacuous``: no violation); ``None`` when no variant is expected to keep it. It is explored within the scenario's fast bounds."""
     if chosen is not None:
         variant = scenario.variant(chosen, SOURCE, "--fixed-variant")
         if variant.property != buggy.property:
             raise InputError(SOURCE, "--fixed-variant", f"{chosen} checks {variant.property}, the counterexample is of {buggy.property}")
     else:
-        holding = [v for v in scenario.variants if v.property == buggy.property and v.expected == HOLDS and v is not buggy]
+        holding = [v for v in scenario.variants if v.property == buggy.property and v.expected != VIOLATED and v is not buggy]
         extending = [v for v in holding if v.name.startswith(buggy.name + "+")]
         if not (extending or holding):
             return None

@@ -15,6 +15,7 @@ import argparse
 import os
 
 from yarnspec.impl.errors import InputError
+from yarnspec.spec.outcome import Outcome
 from yarnspec.spec.worlds.catalogue import INVARIANTS, ExploreBounds, Scenario, ScenarioVariant
 
 from yarnspec.checks.commands.number_options import whole_number_argument
@@ -78,6 +79,7 @@ def explore(
     args: argparse.Namespace,
     time_limit: int | None,
     progress_every: int,
+    accepted: frozenset[Outcome] = frozenset(),
 ) -> ScenarioOutcome:
     """Explore the variant with the partitioned search and judge its verdict."""
     from yarnspec.checks.explore.parallel import explore_partitioned, local_processes  # only these options need it
@@ -114,4 +116,4 @@ def explore(
         checkpoint_every=every,
         resume=args.resume,
     )
-    return judge_explored(scenario, variant, bounds, result)
+    return judge_explored(scenario, variant, bounds, result, accepted)

@@ -29,12 +29,14 @@ from typing import Any
 
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.property_guard import PropertyRaised
+from yarnspec.spec.outcome import Limit
 from yarnspec.spec.transition_system import TransitionSystem, violation_check
 
 from yarnspec.checks.explore import liveness
 from yarnspec.checks.explore.arguments import whole_number
 from yarnspec.checks.explore.progress import ProgressLine
-from yarnspec.checks.explore.result import ExploreResult, PropertyResult, Stats, Verdict, peak_rss_bytes
+from yarnspec.checks.explore.premises import INVARIANT, PROGRESS, PremiseCount, PremiseCounter
+from yarnspec.checks.explore.result import ExploreResult, PropertyResult, Stats, Verdict, cut_verdict, peak_rss_bytes
 from yarnspec.checks.explore.trace import Trace, build_trace
 
 _ROOT = 0xFFFFFFFF
@@ -58,6 +60,7 @@ class _Search:
     record: bool
     progress_line: ProgressLine
     deadline: float | None = None
+    premises: PremiseCounter | None = None
     initial: list[Any] = field(default_factory=list)
     seen: set[Hashable] = field(default_factory=set)
     parent: array[int] = field(default_factory=lambda: array("I"))
@@ -70,6 +73,7 @@ class _Search:
     checking_depth: int = 0
     truncated: bool = False
     interrupted: bool = False
+    limit: Limit | None = None  # what cut the search, when ``truncated``
     violation: tuple[int, str, str, str] | None = None  # (index, kind, name, message)
 
     def run(self) -> None:
@@ -85,7 +89,8 @@ class _Search:
         except PropertyRaised as exc:  # a registered property's code raised: bad input, placed
             raise exc.at(f"a state at depth {self.checking_depth}") from None
         except KeyboardInterrupt:
-            self.truncated = self.interrupted = True  # Ctrl-C: a partial result, reported as bounded
+            self.truncated = self.interrupted = True  # Ctrl-C: a partial result, reported as not refuted
+            self.limit = Limit.INTERRUPTED
             self.depth = self.complete_depth
         finally:
             gc.set_threshold(*thresholds)
@@ -98,6 +103,7 @@ class _Search:
         seen, seen_add = self.seen, self.seen.add
         parent_append, position_append = self.parent.append, self.position.append
         record = self.expansions.append if self.record else None
+        count = None if self.premises is None else self.premises.add
         room = sys.maxsize if self.max_states is None else self.max_states
 
         frontier: list[Any] = []
@@ -115,6 +121,8 @@ class _Search:
             parent_append(_ROOT)
             position_append(place)
             frontier.append(state)
+            if count is not None:
+                count(state)
             fault = None if check is None else check(state)
             if fault is not None:
                 self.violation = (len(seen) - 1, "invariant", *fault)
@@ -124,7 +132,8 @@ class _Search:
         index = 0  # the index of the state being expanded (indices follow insertion order)
         depth = 0
         while frontier and not self.truncated:
-            if self.max_depth is not None and depth >= self.max_depth:
+            at_depth_limit = self.max_depth is not None and depth >= self.max_depth
+            if at_depth_limit:
                 room = 0  # expand to count transitions and find deadlocks, store nothing new
             self.complete_depth = depth
             self.checking_depth = depth + 1  # the depth of the states this level's steps reach
@@ -151,6 +160,8 @@ class _Search:
                             parent_append(index)
                             position_append(place)
                             push(target)
+                            if count is not None:
+                                count(target)
                             fault = None if check is None else check(target)
                             if fault is not None:
                                 self.violation = (stored - 1, "invariant", *fault)
@@ -159,6 +170,7 @@ class _Search:
                                 return
                     elif key not in seen:
                         self.truncated = True
+                        self.limit = self.limit or (Limit.DEPTH if at_depth_limit else Limit.STATES)
                     place += 1
                 self.transitions += place
                 if place == 0 and self.deadlock:
@@ -169,7 +181,8 @@ class _Search:
                 if not index % _REPORT_EVERY:
                     self.progress_line.update(len(seen), depth, len(frontier) - (index - level_start) + len(following))
                 if self.deadline is not None and time.perf_counter() > self.deadline:
-                    self.truncated = True  # the time limit: a partial result, reported as bounded
+                    self.truncated = True  # the time limit: a partial result, reported as not refuted
+                    self.limit = Limit.TIME
                     break
             if following:
                 depth += 1
@@ -257,13 +270,16 @@ def explore(
     """Explore ``model`` breadth first and check its invariants, deadlock and progress.
 
     ``max_depth`` bounds the steps from an initial state, ``max_states`` the distinct states
-    stored; when either cuts the search short the verdict says "bounded" and how far it got.
+    stored; when either cuts the search short the verdict is "not refuted", saying which limit
+    cut it and how far it got. Every premise of an invariant or progress property is counted
+    on the states stored (:mod:`.premises`): a progress property whose premise never holds is
+    "vacuous", and the result lists the invariants whose premise was never reached.
     ``symmetry`` remembers states by :meth:`TransitionSystem.canonical`; it is turned off (and
     a note says so) when progress properties are checked. ``deadlock=False`` accepts states
     with no enabled action. ``check_progress=False`` skips the progress properties.
     ``show_progress`` draws a live line on stderr (default: when stderr is a terminal; else,
     with ``progress_every``, a log line every that many seconds). ``time_limit`` (seconds)
-    stops the search there with a bounded verdict and a note. Running out of memory ends in
+    stops the search there with a "not refuted" verdict and a note. Running out of memory ends in
     :class:`OutOfMemory`, one line with the figures reached.
     """
     if max_depth is not None:
@@ -280,7 +296,8 @@ def explore(
     line = ProgressLine(enabled=show_progress, log_interval=progress_every)
     started, cpu_started = time.perf_counter(), time.process_time()
     deadline = None if time_limit is None else started + time_limit
-    search = _Search(model, symmetry, max_depth, max_states, deadlock, bool(properties), line, deadline)
+    premises = PremiseCounter.of(tuple(model.invariants()), properties)
+    search = _Search(model, symmetry, max_depth, max_states, deadlock, bool(properties), line, deadline, premises)
     try:
         return _explore(model, search, properties, notes, started, cpu_started, time_limit)
     except MemoryError:
@@ -329,12 +346,11 @@ def _explore(
         states, actions = search.path_to(index)
         violation = build_trace(model, kind, name, message, states, actions)
         verdict = Verdict.violated()
-    elif search.truncated:
-        verdict = Verdict.bounded(search.complete_depth, len(search.seen))
     else:
-        verdict = Verdict.holds()
+        verdict = cut_verdict(search.limit, search.complete_depth, len(search.seen))
 
-    results = _check_properties(model, search, properties, violation is not None)
+    counts = () if search.premises is None else search.premises.counts()
+    results = _check_properties(model, search, properties, violation is not None, counts)
     if any(result.counterexample is not None for result in results):
         verdict = Verdict.violated()
     distinct = len(search.seen)
@@ -352,18 +368,23 @@ def _explore(
         symmetry=search.symmetry,
     )
     return ExploreResult(
-        model.name, dict(model.parameters), model.variant, verdict, violation, results, stats, tuple(notes)
+        model.name, dict(model.parameters), model.variant, verdict, violation, results, stats, tuple(notes),
+        premises=tuple(c for c in counts if c.kind == INVARIANT),
     )
 
 
 def _check_properties(
-    model: TransitionSystem[Any, Any], search: _Search, properties: Iterable[Any], stopped: bool
+    model: TransitionSystem[Any, Any], search: _Search, properties: Iterable[Any], stopped: bool,
+    counts: Iterable[PremiseCount] = (),
 ) -> tuple[PropertyResult, ...]:
-    """One result per progress property, from the graph the search recorded."""
+    """One result per progress property, from the graph the search recorded; one whose
+    premise held in no stored state is vacuous."""
     results = []
     graph = None if stopped else liveness.StateGraph.build(search.initial, search.expansions)
+    reached = {c.name: c.states for c in counts if c.kind == PROGRESS}
     for prop in properties:
         trace = None
+        premise_states = reached.get(prop.name)
         if graph is None:
             verdict = Verdict.unchecked("the search stopped at a safety violation")
         elif (lasso := liveness.find_lasso(graph, prop, model.action_class)) is not None:
@@ -371,9 +392,9 @@ def _check_properties(
                 model, "progress", prop.name, lasso.message, lasso.states, lasso.actions, lasso.loop_start
             )
             verdict = Verdict.violated()
-        elif search.truncated:
-            verdict = Verdict.bounded(search.complete_depth, len(search.seen))
+        elif premise_states == 0:
+            verdict = Verdict.vacuous(search.limit, search.complete_depth, len(search.seen))
         else:
-            verdict = Verdict.holds()
-        results.append(PropertyResult(prop.name, prop.describe(), verdict, trace))
+            verdict = cut_verdict(search.limit, search.complete_depth, len(search.seen))
+        results.append(PropertyResult(prop.name, prop.describe(), verdict, trace, premise_states))
     return tuple(results)

@@ -24,7 +24,7 @@ from typing import Any
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.transition_system import JSONValue
 
-from yarnspec.checks.explore.result import BOUNDED, HOLDS, UNCHECKED, ExploreResult
+from yarnspec.checks.explore.result import HOLDS, NOT_REFUTED, UNCHECKED, VACUOUS, ExploreResult
 from yarnspec.checks.explore.trace import Trace
 
 _FACTORY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -53,7 +53,7 @@ class FixedVariant:
 
 def property_status(result: ExploreResult, kind: str, name: str) -> str:
     """The status of the property a trace of ``kind`` and ``name`` violated, in ``result``:
-    ``holds``, ``bounded``, ``violated`` or ``unchecked``."""
+    ``holds``, ``not-refuted``, ``vacuous``, ``violated`` or ``unchecked``."""
     if kind == "progress":
         found = next((p for p in result.properties if p.name == name), None)
         return UNCHECKED if found is None else found.verdict.status
@@ -62,7 +62,7 @@ def property_status(result: ExploreResult, kind: str, name: str) -> str:
 
 def guarded(status: str) -> bool:
     """Whether a fixed variant's status keeps the property (no violation found)."""
-    return status in (HOLDS, BOUNDED)
+    return status in (HOLDS, NOT_REFUTED, VACUOUS)
 
 
 def emit_test(trace: Trace, path: str | Path, factory: str, fixed: FixedVariant | None = None) -> Path:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from yarnspec.impl.errors import InputError
+from yarnspec.spec.outcome import Limit
 from yarnspec.spec.transition_system import TransitionSystem, first_violation
 
 from yarnspec.checks.explore.arguments import whole_number
@@ -43,7 +44,7 @@ from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_
 from yarnspec.checks.explore.partition_snapshot import Restored
 from yarnspec.checks.explore.state_data import printable
 from yarnspec.checks.explore.progress import ProgressLine
-from yarnspec.checks.explore.result import ExploreResult, Stats, Verdict, peak_rss_bytes
+from yarnspec.checks.explore.result import ExploreResult, Stats, Verdict, cut_verdict, peak_rss_bytes
 from yarnspec.checks.explore.timing import Clock, print_profile, profile_requested
 from yarnspec.checks.explore.trace import build_trace
 from yarnspec.checks.explore.wire import dumps
@@ -73,6 +74,7 @@ class _Run:
     complete_depth: int = 0
     frontier: int = 0
     truncated: bool = False
+    limit: Limit | None = None  # what cut the search, when ``truncated``
     violation: tuple[str, int, int, str, str] | None = None  # (kind, partition, index, name, message)
     notes: list[str] = field(default_factory=list)
     initial_done: bool = False
@@ -155,7 +157,7 @@ def explore_partitioned(
     except KeyboardInterrupt:
         if pool is not None:
             pool.close(wait=False)
-        run.truncated, run.violation = True, None
+        run.truncated, run.violation, run.limit = True, None, Limit.INTERRUPTED
         run.notes.append("interrupted (Ctrl-C): the figures are those of the levels finished by then")
     except Exception as exc:
         if resume is None or isinstance(exc, InputError):
@@ -174,7 +176,10 @@ def explore_partitioned(
         if pool is not None:
             with clock.phase("close"):
                 pool.close()
+    if any(invariant.premise is not None for invariant in model.invariants()):
+        run.notes.append("vacuity not checked: the partitioned search does not count the invariants' premises (run without the scale options to count them)")
     if run.timed_out:
+        run.limit = Limit.TIME
         run.notes.append(f"stopped at the time limit of {time_limit:g} s: the figures are those of the levels finished by then")
     if checkpoint is not None and run.truncated and Path(checkpoint).exists():
         run.notes.append(f"checkpoint {checkpoint} holds the last whole level (continue with --resume {checkpoint})")
@@ -201,10 +206,8 @@ def _result(
     """The result, in the one-worker search's form, with the partitions' figures summed."""
     if trace is not None:
         verdict = Verdict.violated()
-    elif run.truncated:
-        verdict = Verdict.bounded(run.complete_depth, run.stored)
     else:
-        verdict = Verdict.holds()
+        verdict = cut_verdict((run.limit or Limit.STATES) if run.truncated else None, run.complete_depth, run.stored)
     me = os.getpid()
     store = sum(f[1] for f in figures)
     cpu_seconds += sum(f[2] for f in figures if f[4] != me)
@@ -350,7 +353,8 @@ class _Coordinator:
         run = self.run_
         # a run resumed with a smaller bound than its checkpoint's states stops at once
         room = sys.maxsize if self.max_states is None else max(0, self.max_states - run.stored)
-        if self.max_depth is not None and run.depth >= self.max_depth:
+        at_depth_limit = self.max_depth is not None and run.depth >= self.max_depth
+        if at_depth_limit:
             room = 0
         run.complete_depth = run.depth
         expansions: list[Expansion] = self.everyone("expand", self.deadline)
@@ -363,6 +367,7 @@ class _Coordinator:
         cut: Tag | None = None
         if total > room:
             run.truncated = True
+            run.limit = Limit.DEPTH if at_depth_limit else Limit.STATES
             self.saver.save_if_due(force=True)  # the last whole level, from which a resume goes on
             cut = NOTHING if room == 0 else sorted(t for ts in self.everyone("tags", room) for t in ts)[room - 1]
         event = self._first_event(expansions, found, cut)

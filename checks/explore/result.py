@@ -10,49 +10,89 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from yarnspec.spec.outcome import Limit, Outcome
+
 from yarnspec.checks.explore.coverage import Coverage
 from yarnspec.checks.explore.fingerprint import FINGERPRINT_BITS
+from yarnspec.checks.explore.premises import PremiseCount
 from yarnspec.checks.explore.trace import Trace
 
-HOLDS = "holds"
-BOUNDED = "bounded"
-VIOLATED = "violated"
-UNCHECKED = "unchecked"
-SAMPLED = "sampled"
+HOLDS = Outcome.HOLDS
+NOT_REFUTED = Outcome.NOT_REFUTED
+VIOLATED = Outcome.VIOLATED
+VACUOUS = Outcome.VACUOUS
+UNCHECKED = Outcome.UNCHECKED
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """A verdict: ``status`` for programs (one of the constants above), ``text`` for people.
+    """A verdict: ``status`` for programs (an :class:`~yarnspec.spec.outcome.Outcome`), ``text``
+    for people; for a search cut short, the ``limit`` that cut it and how far it got (``depth``,
+    ``states``).
 
-    ``holds (exhaustive)``: every reachable state was visited. ``holds up to depth D / N states
-    (bounded)``: a bound stopped the search; all states within ``D`` steps of an initial state
-    (``N`` states in all) were checked, and nothing is claimed beyond. ``violated``: a
-    counterexample was found and is real whatever the bounds.
+    ``holds (exhaustive)``: every reachable state was visited. ``not refuted: the depth limit
+    cut the search at depth D, N states``: a limit stopped the search; all states within ``D``
+    steps of an initial state (``N`` states in all) were checked, and nothing is claimed beyond.
+    ``violated``: a counterexample was found and is real whatever the limits. ``vacuous``: the
+    property's premise never held in a state the search met.
     """
 
-    status: str
+    status: Outcome
     text: str
+    limit: Limit | None = None
+    depth: int | None = None
+    states: int | None = None
 
     @staticmethod
     def holds() -> Verdict:
         """Every reachable state was visited and nothing is violated."""
-        return Verdict(HOLDS, "holds (exhaustive)")
+        return Verdict(Outcome.HOLDS, "holds (exhaustive)")
 
     @staticmethod
-    def bounded(depth: int, states: int) -> Verdict:
-        """No violation within the explored part, which a bound cut short."""
-        return Verdict(BOUNDED, f"holds up to depth {depth} / {states} states (bounded)")
+    def not_refuted(limit: Limit, depth: int, states: int) -> Verdict:
+        """No violation within the explored part, which ``limit`` cut short."""
+        return Verdict(Outcome.NOT_REFUTED, f"not refuted: {limit.phrase} cut the search {_reach(depth, states)}", limit, depth, states)
 
     @staticmethod
     def violated() -> Verdict:
         """A counterexample was found."""
-        return Verdict(VIOLATED, "violated")
+        return Verdict(Outcome.VIOLATED, "violated")
+
+    @staticmethod
+    def vacuous(limit: Limit | None, depth: int, states: int) -> Verdict:
+        """The premise never held in the ``states`` states met (all of them, when ``limit`` is
+        ``None``; else within the part ``limit`` left)."""
+        within = "in any reachable state (exhaustive)" if limit is None else f"in the part searched ({limit.phrase} cut it {_reach(depth, states)})"
+        return Verdict(Outcome.VACUOUS, f"vacuous: the premise never holds {within}", limit, depth, states)
 
     @staticmethod
     def unchecked(reason: str) -> Verdict:
         """The property was not checked, for the reason given."""
-        return Verdict(UNCHECKED, f"not checked ({reason})")
+        return Verdict(Outcome.UNCHECKED, f"not checked ({reason})")
+
+    def short(self) -> str:
+        """The outcome's word, with the limit and how far the search got when one cut it:
+        ``not-refuted (depth limit: depth 14, 773 states)`` (``check``'s table)."""
+        if self.limit is None:
+            return self.status.value
+        return f"{self.status.value} ({self.limit.value} limit: {_reach(self.depth or 0, self.states or 0).removeprefix('at ')})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The status, the text and, for a search cut short, the limit and how far it got."""
+        document: dict[str, Any] = {"status": self.status.value, "verdict": self.text}
+        if self.limit is not None:
+            document["limit"] = {"kind": self.limit.value, "depth": self.depth, "states": self.states}
+        return document
+
+
+def _reach(depth: int, states: int) -> str:
+    """``at depth 3, 127 states``."""
+    return f"at depth {depth}, {states:,} states"
+
+
+def cut_verdict(limit: Limit | None, depth: int, states: int) -> Verdict:
+    """The verdict of a search that found nothing: ``holds`` when no ``limit`` cut it."""
+    return Verdict.holds() if limit is None else Verdict.not_refuted(limit, depth, states)
 
 
 def peak_rss_bytes() -> int:
@@ -96,22 +136,30 @@ class Stats:
 
 @dataclass(frozen=True)
 class PropertyResult:
-    """The result for one progress property: a lasso counterexample when violated."""
+    """The result for one progress property: a lasso counterexample when violated, and the
+    number of stored states where its premise held (``None`` for ``[]<>Q``, whose premise is
+    "always")."""
 
     name: str
     description: str
     verdict: Verdict
     counterexample: Trace | None = None
+    premise_states: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-able form."""
         return {
             "name": self.name,
             "description": self.description,
-            "status": self.verdict.status,
-            "verdict": self.verdict.text,
+            **self.verdict.to_json(),
+            "premise_states": self.premise_states,
             "counterexample": None if self.counterexample is None else self.counterexample.to_json(),
         }
+
+    def line(self) -> str:
+        """The property, its verdict and how often its premise held."""
+        reached = "" if self.premise_states is None else f" [premise held in {self.premise_states:,} states]"
+        return f"{self.description}: {self.verdict.text}{reached}"
 
 
 @dataclass(frozen=True)
@@ -123,7 +171,9 @@ class ExploreResult:
     says what the run changed or left out (symmetry turned off for liveness, say).
     ``coverage`` counts actions per kind when asked; ``collision_probability`` is set in
     fingerprint mode (:func:`yarnspec.checks.explore.fingerprint.collision_probability`);
-    ``workers`` is the number of partitions the search ran in.
+    ``workers`` is the number of partitions the search ran in. ``premises`` counts the
+    states where each invariant's premise held (:mod:`.premises`; empty when no invariant has
+    one, or when the search did not count them: the partitioned search says so in a note).
     """
 
     model: str
@@ -137,6 +187,7 @@ class ExploreResult:
     coverage: Coverage | None = None
     collision_probability: float | None = None
     workers: int = 1
+    premises: tuple[PremiseCount, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """JSON-able form (the CLI prints it with ``--json``)."""
@@ -144,10 +195,10 @@ class ExploreResult:
             "model": self.model,
             "parameters": dict(self.parameters),
             "variant": self.variant,
-            "status": self.verdict.status,
-            "verdict": self.verdict.text,
+            **self.verdict.to_json(),
             "violation": None if self.violation is None else self.violation.to_json(),
             "properties": [result.to_json() for result in self.properties],
+            "premises": [count.to_json() for count in self.premises],
             "stats": asdict(self.stats),
             "notes": list(self.notes),
         } | self._scale_json()
@@ -164,8 +215,8 @@ class ExploreResult:
         return extra
 
     def report(self, full: bool = False) -> str:
-        """A readable report: verdict, statistics, notes, property verdicts, counterexamples
-        (with ``full``, every step's whole state)."""
+        """A readable report: verdict, statistics, notes, the invariants whose premise was never
+        reached, property verdicts, counterexamples (with ``full``, every step's whole state)."""
         identity = f"{self.model} ({self.variant or 'no variant'}) {json.dumps(dict(self.parameters))}"
         lines = [f"{identity}: {self.verdict.text}"]
         lines.append(f"  {self.stats.line()}")
@@ -177,7 +228,8 @@ class ExploreResult:
             )
         if self.coverage is not None:
             lines.append(self.coverage.format())
-        lines += [f"  {result.description}: {result.verdict.text}" for result in self.properties]
+        lines += [f"  {count.line()}" for count in self.premises if not count.reached]
+        lines += [f"  {result.line()}" for result in self.properties]
         if self.violation is not None:
             lines.append(self.violation.format(full))
         lines += [result.counterexample.format(full) for result in self.properties if result.counterexample is not None]

@@ -5,7 +5,8 @@ uniformly among the enabled actions by one ``random.Random(seed)``, so the same 
 same walks, the same verdict and the same trace. Every state visited is checked against the
 invariants (and for deadlock); the first violation ends the run with its trace, in the same
 format as the explorer's (:mod:`.trace`), replayable with :func:`.trace.replay`. Walks are not
-shortest counterexamples, and finding none proves nothing: the verdict says "sampled".
+shortest counterexamples, and finding none proves nothing: the verdict is "not refuted", cut
+by the walks (:attr:`~yarnspec.spec.outcome.Limit.WALKS`).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.errors import InputError
+from yarnspec.spec.outcome import Limit, Outcome
 from yarnspec.spec.transition_system import Invariant, TransitionSystem, first_violation
 
 from yarnspec.checks.explore.arguments import whole_number
-from yarnspec.checks.explore.result import SAMPLED, Verdict
+from yarnspec.checks.explore.result import Verdict
 from yarnspec.checks.explore.trace import Trace, build_trace
 
 
@@ -50,8 +52,7 @@ class SimulationResult:
             "seed": self.seed,
             "walks": self.walks,
             "max_steps": self.max_steps,
-            "status": self.verdict.status,
-            "verdict": self.verdict.text,
+            **self.verdict.to_json(),
             "violation": None if self.violation is None else self.violation.to_json(),
             "steps": self.steps,
             "distinct_states": self.distinct_states,
@@ -98,7 +99,11 @@ def simulate(
     verdict = (
         Verdict.violated()
         if violation is not None
-        else Verdict(SAMPLED, f"no violation in {walks} walks of up to {max_steps} steps (simulation, seed {seed})")
+        else Verdict(
+            Outcome.NOT_REFUTED,
+            f"not refuted: no violation in {walks} walks of up to {max_steps} steps (simulation, seed {seed})",
+            Limit.WALKS, max_steps, len(visited),
+        )
     )
     return SimulationResult(
         model.name, dict(model.parameters), model.variant, seed, walks, max_steps, verdict, violation,

@@ -2,41 +2,34 @@
 
 :func:`explore_variant` and :func:`simulate_variant` run one scenario variant and return a
 :class:`ScenarioOutcome`: the verdict of the variant's property, whether it agrees with the
-expected one, the figures and the counterexample. This is the one place where computed
-verdicts meet expected ones (:func:`agrees`); ``yarnspec explore`` prints an outcome and
-``yarnspec check`` shows one row per variant (:func:`scenario_rows`).
+expected one, the figures and the counterexample. Computed verdicts meet expected ones here,
+by the rule of :func:`yarnspec.spec.outcome.satisfies`; ``yarnspec explore`` prints an
+outcome and ``yarnspec check`` shows one row per variant (:func:`scenario_rows`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from yarnspec.spec.outcome import Outcome, exit_status, satisfies
 from yarnspec.spec.worlds.catalogue import INVARIANTS, SCENARIOS, ExploreBounds, Scenario, ScenarioVariant
 
 from yarnspec.checks.explore import ExploreResult, SimulationResult, Trace, explore, simulate
-from yarnspec.checks.explore.result import HOLDS, UNCHECKED, VIOLATED, Verdict
+from yarnspec.checks.explore.result import Verdict
 from yarnspec.checks.render.text_table import aligned
 
 #: Why a simulation leaves a progress property alone.
 SIMULATION_CHECKS_INVARIANTS = "a simulation checks the invariants only; progress properties need exploring"
 
 
-def agrees(expected: str, status: str) -> bool:
-    """Whether a computed verdict ``status`` agrees with the ``expected`` one: a violation
-    was expected and found, or the property was expected to hold and nothing was found
-    (exhaustively, within the bounds, or in the walks sampled)."""
-    if expected == VIOLATED:
-        return status == VIOLATED
-    return status not in (VIOLATED, UNCHECKED)
-
-
 @dataclass(frozen=True)
 class ScenarioOutcome:
     """One run of a scenario variant: ``property`` checked (in a simulation, the invariants),
     ``expected`` and computed ``verdict``, whether they ``agree``, the figures, the
-    counterexample (``trace``) and the engine's full result (``result``)."""
+    counterexample (``trace``) and the engine's full result (``result``). ``accepted`` are the
+    outcomes the user accepted on purpose in place of ``holds`` (``--accept``)."""
 
     scenario: Scenario
     variant: ScenarioVariant
@@ -53,6 +46,12 @@ class ScenarioOutcome:
     result: ExploreResult | SimulationResult
     bounds: ExploreBounds | None = None
     notes: tuple[str, ...] = ()
+    accepted: frozenset[Outcome] = frozenset()
+
+    def exit_status(self) -> int:
+        """0 when the verdict agrees with the expected one (or is accepted), else the
+        outcome's own status (docs/exploring.md, Outcomes)."""
+        return exit_status(self.verdict.status, self.agree)
 
     def to_json(self) -> dict[str, Any]:
         """The ``yarnspec explore --json`` document."""
@@ -67,7 +66,10 @@ class ScenarioOutcome:
             "expected": self.expected,
             "verdict": self.verdict.status,
             "verdict_text": self.verdict.text,
+            "limit": self.verdict.to_json().get("limit"),
+            "accepted": sorted(self.accepted),
             "agrees": self.agree,
+            "exit_status": self.exit_status(),
             "distinct_states": self.distinct_states,
             "transitions": self.transitions,
             "depth": self.depth,
@@ -80,8 +82,9 @@ class ScenarioOutcome:
             # symmetry as the explorer applied it (it turns symmetry off for progress)
             document["bounds"] = asked.to_json() | {"symmetry": result.stats.symmetry}
             document["properties"] = [
-                {"name": p.name, "status": p.verdict.status, "verdict": p.verdict.text} for p in result.properties
+                {"name": p.name, **p.verdict.to_json(), "premise_states": p.premise_states} for p in result.properties
             ]
+            document["premises"] = [count.to_json() for count in result.premises]
             explored = result.to_json()
             document["stats"] = explored["stats"]
             document |= {name: explored[name] for name in ("workers", "coverage", "fingerprints") if name in explored}
@@ -91,7 +94,9 @@ class ScenarioOutcome:
         return document
 
     def judgement(self) -> str:
-        """One line: the verdict and whether it is the expected one."""
+        """One line: the verdict and whether it is the expected (or an accepted) one."""
+        if self.agree and self.verdict.status in self.accepted and self.verdict.status != self.expected:
+            return f"verdict: {self.verdict.text}; {self.expected} was expected, {self.verdict.status} accepted (--accept)"
         if self.agree:
             return f"verdict: {self.verdict.text}, as expected ({self.expected})"
         return f"verdict: {self.verdict.text}, but {self.expected} was expected: MISMATCH"
@@ -104,10 +109,12 @@ def explore_variant(
     show_progress: bool | None = False,
     time_limit: int | None = None,
     progress_every: float | None = None,
+    accepted: Iterable[Outcome] = (),
 ) -> ScenarioOutcome:
     """Explore one variant within ``bounds`` (default: the scenario's) and judge the verdict of
     its property. For a progress property, a safety violation leaves it unchecked, which never
-    agrees (the trace is then the safety counterexample)."""
+    agrees (the trace is then the safety counterexample). ``accepted`` outcomes stand for
+    ``holds`` (:func:`yarnspec.spec.outcome.satisfies`)."""
     bounds = bounds or scenario.bounds
     result = explore(
         scenario.model(variant),
@@ -118,14 +125,21 @@ def explore_variant(
         time_limit=time_limit,
         progress_every=progress_every,
     )
-    return judge_explored(scenario, variant, bounds, result)
+    return judge_explored(scenario, variant, bounds, result, accepted)
 
 
-def judge_explored(scenario: Scenario, variant: ScenarioVariant, bounds: ExploreBounds, result: ExploreResult) -> ScenarioOutcome:
-    """The outcome of an exploration of one variant (by any engine) within ``bounds``."""
+def judge_explored(
+    scenario: Scenario, variant: ScenarioVariant, bounds: ExploreBounds, result: ExploreResult, accepted: Iterable[Outcome] = ()
+) -> ScenarioOutcome:
+    """The outcome of an exploration of one variant (by any engine) within ``bounds``: a
+    question about one registered invariant whose premise the search never reached is
+    vacuous."""
     trace = result.violation
     if not scenario.checks_progress(variant):
         verdict = result.verdict
+        premise = next((c for c in result.premises if c.name == variant.property), None)
+        if premise is not None and not premise.reached and verdict.status != Outcome.VIOLATED:
+            verdict = Verdict.vacuous(verdict.limit, _reached_depth(result), result.stats.distinct_states)
     else:
         found = next((p for p in result.properties if p.name == variant.property), None)
         if found is None:
@@ -133,23 +147,34 @@ def judge_explored(scenario: Scenario, variant: ScenarioVariant, bounds: Explore
         verdict = found.verdict
         trace = trace or found.counterexample
     stats = result.stats
+    chosen = frozenset(accepted)
     return ScenarioOutcome(
         scenario, variant, "explore", variant.property, variant.expected, verdict,
-        agrees(variant.expected, verdict.status), stats.distinct_states, stats.transitions, stats.depth,
-        stats.seconds, trace, result, bounds, result.notes,
+        satisfies(verdict.status, variant.expected, chosen), stats.distinct_states, stats.transitions, stats.depth,
+        stats.seconds, trace, result, bounds, result.notes, chosen,
     )
 
 
-def simulate_variant(scenario: Scenario, variant: ScenarioVariant, seed: int, walks: int, max_steps: int) -> ScenarioOutcome:
+def _reached_depth(result: ExploreResult) -> int:
+    """The depth a result's verdict reports: the limit's, else the deepest state stored."""
+    return result.verdict.depth if result.verdict.depth is not None else result.stats.depth
+
+
+def simulate_variant(
+    scenario: Scenario, variant: ScenarioVariant, seed: int, walks: int, max_steps: int, accepted: Iterable[Outcome] = ()
+) -> ScenarioOutcome:
     """Seeded random walks of one variant; the invariants are checked (a variant whose
-    property is a progress property expects them to hold)."""
+    property is a progress property expects them to hold). Finding nothing is ``not-refuted``,
+    which meets an expected ``holds`` only when accepted."""
     result = simulate(scenario.model(variant), seed=seed, walks=walks, max_steps=max_steps)
     progress = scenario.checks_progress(variant)
-    expected = HOLDS if progress else variant.expected
+    expected = Outcome.HOLDS if progress else variant.expected
     notes = (f"{variant.property} not checked: {SIMULATION_CHECKS_INVARIANTS}",) if progress else ()
+    chosen = frozenset(accepted)
     return ScenarioOutcome(
-        scenario, variant, "simulate", INVARIANTS if progress else variant.property, expected, result.verdict, agrees(expected, result.verdict.status),
-        result.distinct_states, result.steps, None, result.seconds, result.violation, result, None, notes,
+        scenario, variant, "simulate", INVARIANTS if progress else variant.property, expected, result.verdict,
+        satisfies(result.verdict.status, expected, chosen), result.distinct_states, result.steps, None, result.seconds,
+        result.violation, result, None, notes, chosen,
     )
 
 
@@ -199,25 +224,25 @@ def describe_trace(trace: Trace | None) -> str:
     return f"{trace.property}: lasso, {trace.loop_start}-step prefix, {shape}"
 
 
-def scenario_rows(fast: bool, names: Sequence[str] | None = None) -> list[ScenarioRow]:
+def scenario_rows(fast: bool, names: Sequence[str] | None = None, accepted: Iterable[Outcome] = ()) -> list[ScenarioRow]:
     """Explore every variant of every scenario (or of those ``names``d) at the scenario's
     ``fast`` or default bounds and judge each verdict; one row per variant, in catalogue order."""
     rows = []
     for scenario in SCENARIOS.values():
         if names is not None and scenario.name not in names:
             continue
-        rows += variant_rows(scenario, scenario.fast if fast else scenario.bounds)
+        rows += variant_rows(scenario, scenario.fast if fast else scenario.bounds, accepted)
     return rows
 
 
-def variant_rows(scenario: Scenario, bounds: ExploreBounds) -> list[ScenarioRow]:
+def variant_rows(scenario: Scenario, bounds: ExploreBounds, accepted: Iterable[Outcome] = ()) -> list[ScenarioRow]:
     """Explore every variant of ``scenario`` within ``bounds``; one judged row per variant."""
     rows = []
     for variant in scenario.variants:
-        outcome = explore_variant(scenario, variant, bounds)
+        outcome = explore_variant(scenario, variant, bounds, accepted=accepted)
         rows.append(
             ScenarioRow(
-                scenario.name, variant.name, variant.property, variant.expected, outcome.verdict.text,
+                scenario.name, variant.name, variant.property, variant.expected, outcome.verdict.short(),
                 outcome.verdict.status, outcome.agree, outcome.distinct_states, outcome.transitions,
                 round(outcome.seconds, 3), describe_bounds(bounds), describe_trace(outcome.trace),
             )

@@ -102,6 +102,30 @@ class Step:
 
 
 @dataclass(frozen=True)
+class StatePremise:
+    """The antecedent of an invariant written as an implication: ``text`` in words, and
+    ``holds(world, state)``. Invariants sharing one antecedent share one value, so the explorer
+    evaluates it once per state."""
+
+    text: str
+    holds: Callable[[World, SchedulerState], bool]
+
+
+def _a_reservation_exists(world: World, state: SchedulerState) -> bool:
+    return any(c.state == ContainerState.RESERVED for c in state.containers)
+
+
+def _a_container_is_marked(world: World, state: SchedulerState) -> bool:
+    return bool(state.marks)
+
+
+#: "A reservation exists": the antecedent of the reservation invariants.
+A_RESERVATION = StatePremise("a reservation exists", _a_reservation_exists)
+#: "A container is marked for preemption": the antecedent of a kill by the policy.
+A_MARK = StatePremise("a container is marked for preemption", _a_container_is_marked)
+
+
+@dataclass(frozen=True)
 class Invariant(Property[Step, str | None]):
     """One invariant of the scheduler model, the specification's one :class:`Property` type
     over a :class:`Step`: its name, what it says, where it comes from, and its predicate
@@ -110,9 +134,14 @@ class Invariant(Property[Step, str | None]):
     ``broken_by`` is empty for a state invariant (checked in every state). A step invariant
     names the action kinds (``yarnspec.impl.scheduler.actions.KINDS``) whose steps can break
     it; it is checked after those steps only, since no other step does what it constrains.
+
+    ``premise``, for an invariant written as an implication ("every reservation ..."), is its
+    antecedent over a state (:class:`StatePremise`): the explorer counts the states where it
+    holds and reports an invariant whose premise it never reached (it holds vacuously).
     """
 
     broken_by: frozenset[str] = field(default=frozenset())
+    premise: StatePremise | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(self.broken_by - set(KINDS))
@@ -580,10 +609,12 @@ def kill_only_after_wait(step: Step) -> str | None:
     return None
 
 
-def _invariant(name: str, predicate: Callable[[Step], str | None], *broken_by: str) -> Invariant:
+def _invariant(
+    name: str, predicate: Callable[[Step], str | None], *broken_by: str, premise: StatePremise | None = None
+) -> Invariant:
     """The invariant ``name`` with its summary and source read from the predicate's docstring."""
     summary, source = docstring_parts(predicate)
-    return Invariant(name, summary, source, predicate, frozenset(broken_by))
+    return Invariant(name, summary, source, predicate, frozenset(broken_by), premise)
 
 
 #: The action kinds that create containers: a heartbeat allocates and commits at once, a
@@ -610,16 +641,16 @@ INVARIANTS: tuple[Invariant, ...] = (
     _invariant("app-is-sum-of-containers", app_is_sum_of_containers),
     _invariant("pending-is-sum-of-asks", pending_is_sum_of_asks),
     _invariant("no-negative-usage", no_negative_usage),
-    _invariant("one-reservation-per-node", one_reservation_per_node),
-    _invariant("reservation-not-allocated", reservation_not_allocated),
+    _invariant("one-reservation-per-node", one_reservation_per_node, premise=A_RESERVATION),
+    _invariant("reservation-not-allocated", reservation_not_allocated, premise=A_RESERVATION),
     _invariant("container-ids-unique", container_ids_unique),
     _invariant("containers-belong", containers_belong),
-    _invariant("reservation-references-live-objects", reservation_references_live_objects),
+    _invariant("reservation-references-live-objects", reservation_references_live_objects, premise=A_RESERVATION),
     _invariant("cluster-conservation", cluster_conservation),
     _invariant("allocation-within-queue-max", allocation_within_queue_max, *ALLOCATING),
     _invariant("allocation-within-user-limit", allocation_within_user_limit, *ALLOCATING),
     _invariant("activation-within-am-limit", activation_within_am_limit, *ACTIVATING),
-    _invariant("kill-only-after-wait", kill_only_after_wait, MONITOR),
+    _invariant("kill-only-after-wait", kill_only_after_wait, MONITOR, premise=A_MARK),
 )
 
 #: The state invariants (checked in every state).

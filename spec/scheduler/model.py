@@ -33,10 +33,11 @@ from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpe
 from yarnspec.impl.scheduler.inputs.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.property_catalogue import ProgressProperty, PropertyCatalogue
-from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant as ModelInvariant, Step
+from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, StatePremise, Step
+from yarnspec.spec.scheduler.invariants import Invariant as ModelInvariant
 from yarnspec.spec.scheduler.reference_limits import Limits
 from yarnspec.spec.scheduler.verdicts import Verdicts
-from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
+from yarnspec.spec.transition_system import Invariant, JSONValue, Premise, Progress, TransitionSystem, leads_to
 
 PREFIX = "yarn.scheduler.capacity."
 MONITOR = "yarn.resourcemanager.scheduler.monitor.enable"
@@ -166,12 +167,23 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         return self._placement_slots(encoded)
 
     def invariants(self) -> list[Invariant[ModelState]]:
-        """Every state invariant of the catalogue, then every step invariant."""
+        """Every state invariant of the catalogue, then every step invariant, each with its
+        premise when it has one (one premise function per distinct antecedent)."""
         verdicts = self.verdicts
+        premises: dict[int, Premise[ModelState]] = {}
+
+        def premise(inv: ModelInvariant) -> Premise[ModelState] | None:
+            if inv.premise is None:
+                return None
+            if id(inv.premise) not in premises:
+                premises[id(inv.premise)] = _premise(self.world, inv.premise)
+            return premises[id(inv.premise)]
+
         found: list[Invariant[ModelState]] = [
-            Invariant(inv.name, _state_check(verdicts, index), inv.summary) for index, inv in enumerate(verdicts.state_invariants)
+            Invariant(inv.name, _state_check(verdicts, index), inv.summary, premise(inv))
+            for index, inv in enumerate(verdicts.state_invariants)
         ]
-        found += [Invariant(inv.name, _step_check(inv.name), inv.summary) for inv in self._step_order]
+        found += [Invariant(inv.name, _step_check(inv.name), inv.summary, premise(inv)) for inv in self._step_order]
         return found
 
     def first_violation(self, state: ModelState) -> tuple[str, str] | None:
@@ -225,6 +237,15 @@ def _progress(world: World, prop: ProgressProperty) -> Progress[ModelState]:
         return prop.goal_holds(world, state.scheduler)
 
     return leads_to(prop.name, premise, goal, prop.fair_classes(world), prop.description)
+
+
+def _premise(world: World, premise: StatePremise) -> Premise[ModelState]:
+    """``premise`` over model states of ``world``."""
+
+    def holds(state: ModelState) -> bool:
+        return premise.holds(world, state.scheduler)
+
+    return Premise(premise.text, holds)
 
 
 def _state_check(verdicts: Verdicts, index: int) -> Callable[[ModelState], str | None]:

@@ -6,7 +6,8 @@ A :class:`Scenario` names a world builder (a function of its variant's options r
 its :class:`ScenarioVariant` s. Each variant gives the builder's options, the property checked
 (:data:`INVARIANTS`, a registered invariant, or a progress property of the scenario's
 :class:`~yarnspec.spec.property_catalogue.PropertyCatalogue`), the verdict expected
-(``holds`` or ``violated``) and the evidence for it. Every scenario also carries default
+(an :class:`~yarnspec.spec.outcome.Outcome`: ``holds``, ``violated``, ``not-refuted`` where
+the search is bounded, ``vacuous``) and the evidence for it. Every scenario also carries default
 explorer bounds and smaller ``fast`` ones (for ``yarnspec check --fast``).
 
 The catalogue of built-in scenarios is :data:`yarnspec.spec.worlds.catalogue.SCENARIOS`, read from the
@@ -17,10 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.world import World
+from yarnspec.spec.outcome import EXPECTABLE, Outcome
 from yarnspec.spec.property_catalogue import INVARIANTS, PropertyCatalogue
 from yarnspec.spec.scheduler.invariants import Invariant
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES, ModelState, SchedulerModel
@@ -31,8 +33,10 @@ __all__ = ["INVARIANTS", "TITLE_SEPARATOR", "EXPECTED", "Expected", "ExploreBoun
 #: Separates the scenario and the variant in a model's title (``"async-double-commit/pre-8127"``).
 TITLE_SEPARATOR = "/"
 
-Expected = Literal["holds", "violated"]
-EXPECTED: tuple[Expected, ...] = ("holds", "violated")
+#: The verdict a variant expects: one of the outcomes of :mod:`yarnspec.spec.outcome`.
+Expected = Outcome
+#: The outcomes a variant may expect (a world file's ``expect``).
+EXPECTED: tuple[Expected, ...] = EXPECTABLE
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ class ScenarioVariant:
             "name": self.name,
             "options": dict(self.options),
             "property": self.property,
-            "expected": self.expected,
+            "expected": self.expected.value,
             "evidence": self.evidence,
         }
 

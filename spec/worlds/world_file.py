@@ -41,6 +41,7 @@ from yarnspec.impl.scheduler.inputs.specs import WORLD, AppSpec, NodeSpec, Parti
 from yarnspec.impl.scheduler.inputs.variants import variants as rule_record
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.json_schema import schema_validator, validate_document
+from yarnspec.spec.outcome import Outcome
 from yarnspec.spec.property_catalogue import PropertyCatalogue
 from yarnspec.spec.worlds.scenario import ExploreBounds, Scenario, ScenarioVariant
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES
@@ -372,7 +373,10 @@ class _Compiler:
         if any(v.name == label for v in before):
             what = f"question {question['name']!r} is asked twice" if "name" in question else f"variant {name!r} is asked twice"
             raise self.fail(f"{place}.name" if "name" in question else place, what)
-        expect = question.get("expect", spec.get("expect", "holds"))
+        if "expect" in question:
+            expect = Outcome.parse(question["expect"], self.source, f"{place}.expect")
+        else:
+            expect = Outcome.parse(spec.get("expect", Outcome.HOLDS.value), self.source, f"variants.{name}.expect")
         why = question.get("why", spec.get("why", f"asked by {Path(self.source).name}"))
         options = {k: v for k, v in spec.items() if k not in ANSWER_KEYS}
         return ScenarioVariant(label, options, question["property"], expect, why)

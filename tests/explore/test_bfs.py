@@ -27,10 +27,11 @@ def test_exhaustive_verdict() -> None:
     assert (result.stats.distinct_states, result.stats.transitions, result.stats.depth) == (5, 4, 3)
 
 
-def test_depth_bound_gives_a_bounded_verdict_naming_the_depth() -> None:
+def test_depth_bound_gives_a_not_refuted_verdict_naming_the_depth() -> None:
     result = explore(TableModel([0], CHAIN), deadlock=False, max_depth=2)
-    assert result.verdict.status == "bounded"
-    assert result.verdict.text == "holds up to depth 2 / 4 states (bounded)"
+    assert result.verdict.status == "not-refuted" and result.verdict.limit == "depth"
+    assert result.verdict.text == "not refuted: the depth limit cut the search at depth 2, 4 states"
+    assert result.to_json()["limit"] == {"kind": "depth", "depth": 2, "states": 4}
     assert result.stats.depth == 2
     assert result.stats.transitions == 4  # the states at depth 2 are still expanded
 
@@ -39,9 +40,10 @@ def test_a_depth_bound_that_covers_everything_is_exhaustive() -> None:
     assert explore(TableModel([0], CHAIN), deadlock=False, max_depth=3).verdict.text == "holds (exhaustive)"
 
 
-def test_state_bound_gives_a_bounded_verdict() -> None:
+def test_state_bound_gives_a_not_refuted_verdict_naming_the_state_limit() -> None:
     result = explore(TableModel([0], CHAIN), deadlock=False, max_states=3)
-    assert result.verdict.text == "holds up to depth 1 / 3 states (bounded)"
+    assert result.verdict.text == "not refuted: the state limit cut the search at depth 1, 3 states"
+    assert result.verdict.limit == "states"
     assert result.stats.distinct_states == 3
 
 
@@ -51,7 +53,7 @@ def test_a_state_bound_equal_to_the_state_count_is_exhaustive() -> None:
 
 def test_violation_beyond_the_bound_is_not_seen_but_within_it_is() -> None:
     model = TableModel([0], CHAIN, bad=[3])
-    assert explore(model, deadlock=False, max_depth=2).verdict.status == "bounded"
+    assert explore(model, deadlock=False, max_depth=2).verdict.status == "not-refuted"
     result = explore(model, deadlock=False, max_depth=3)
     assert result.verdict.text == "violated"
     assert result.violation is not None and result.violation.message == "state 3 is bad"
@@ -180,7 +182,7 @@ def test_depth_bound_counts_the_states_within_the_depth(
     result = explore(TableModel(initial, edges), deadlock=False, max_depth=bound)
     reachable = distances(as_networkx(size, edges), initial)
     assert result.stats.distinct_states == sum(1 for d in reachable.values() if d <= bound)
-    assert (result.verdict.status == "bounded") == (max(reachable.values()) > bound)
+    assert (result.verdict.status == "not-refuted") == (max(reachable.values()) > bound)
 
 
 @settings(max_examples=150)

@@ -1,4 +1,4 @@
-"""The explorer's stops: a time limit (a partial, bounded result with a note), running out of
+"""The explorer's stops: a time limit (a partial, not refuted result with a note), running out of
 memory (one line with the figures reached), and progress log lines when stderr is not a
 terminal."""
 
@@ -41,11 +41,12 @@ def test_running_out_of_memory_is_one_line_with_the_figures_reached() -> None:
     assert isinstance(caught.value, InputError)  # so the command prints it as one line, exit 2
 
 
-def test_a_time_limit_gives_a_bounded_partial_result_with_a_note() -> None:
+def test_a_time_limit_gives_a_not_refuted_partial_result_with_a_note() -> None:
     full = explore(ToyModel(2, 3, 2), check_progress=False)
     limited = explore(ToyModel(5, 4, 3), check_progress=False, time_limit=1)
     assert full.verdict.status == "holds"
-    assert limited.verdict.status == "bounded"
+    assert limited.verdict.status == "not-refuted" and limited.verdict.limit == "time"
+    assert limited.verdict.text.startswith("not refuted: the time limit cut the search at depth ")
     assert any("time limit of 1 s" in note for note in limited.notes)
     assert 0 < limited.stats.distinct_states < 15**5
 

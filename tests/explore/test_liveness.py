@@ -154,12 +154,12 @@ def test_a_trigger_answered_by_the_goal_does_not_carry_over() -> None:
 # -- bounds --------------------------------------------------------------------------------
 
 
-def test_bounded_graph_gives_bounded_verdict_and_real_lassos_only() -> None:
+def test_bounded_graph_gives_a_not_refuted_verdict_and_real_lassos_only() -> None:
     """The stuck state 3 is at depth 3. Bounded at depth 2, state 2 is expanded and a fair
-    step leaves it: no violation claimed, the verdict says bounded."""
+    step leaves it: no violation claimed, the verdict says not refuted, by the depth limit."""
     edges = [[0, "a", "x", 1], [1, "b", "x", 2], [2, "c", "x", 3]]
     _, found = check(edges, goal=[9], fair=["x"], max_depth=2)
-    assert found.verdict.text == "holds up to depth 2 / 3 states (bounded)"
+    assert found.verdict.text == "not refuted: the depth limit cut the search at depth 2, 3 states"
     _, found = check(edges, goal=[9], fair=["x"], max_depth=3)
     assert lasso_states(found) == ([0, 1, 2, 3], 3)
 
@@ -317,8 +317,14 @@ def test_lassos_agree_with_the_brute_force_oracle(
     model, found = check(edges, goal=goal, premise=premise, fair=fair)
     expected = oracle(edges, goal, premise, fair)
     if expected is None:
-        assert found.verdict.status == "holds"
+        steps = nx.DiGraph([(a, b) for a, _, _, b in edges])
+        steps.add_node(0)
+        reachable = {0} | nx.descendants(steps, 0)
+        premise_states = None if premise is None else len(reachable & set(premise))
+        assert found.premise_states == premise_states
+        assert found.verdict.status == ("vacuous" if premise_states == 0 else "holds")
         return
+    assert found.premise_states is None or found.premise_states > 0
     trace = found.counterexample
     assert trace is not None and trace.loop_start == expected
     assert replay(model, trace).startswith("progress p violated")

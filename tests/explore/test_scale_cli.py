@@ -93,14 +93,15 @@ def test_ctrl_c_gives_a_partial_result_and_leaves_no_process(extra: list[str]) -
     status, out, err, left = _run_and_interrupt(["explore", "no-leak", "--exhaustive", *extra])
     assert err.startswith("explore: ")
     assert "Traceback" not in err and "Traceback" not in out
-    assert "interrupted (Ctrl-C)" in out and "holds up to depth" in out and " 0 distinct states" not in out
-    assert status == 0 and left == []
+    assert "interrupted (Ctrl-C)" in out and "not refuted: an interruption (Ctrl-C) cut the search at depth" in out
+    assert " 0 distinct states" not in out
+    assert status == 0 and left == []  # no-leak expects not-refuted
 
 
 def test_the_time_limit_stops_the_workers_with_a_partial_result(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explore", "no-leak", "--exhaustive", "--workers", "2", "--time-limit", "4"]) == 0
     out = capsys.readouterr().out
-    assert "stopped at the time limit of 4 s" in out and "(bounded)" in out
+    assert "stopped at the time limit of 4 s" in out and "not refuted: the time limit cut the search" in out
 
 
 @pytest.mark.parametrize("method", ["spawn", "fork"])
@@ -115,6 +116,7 @@ def test_states_whose_hash_differs_between_processes_are_routed_by_fingerprint(m
         max_states=150, show_progress=False,
     )  # fmt: skip
     assert (two.stats.distinct_states, two.stats.transitions, two.stats.depth) == (one.stats.distinct_states, one.stats.transitions, one.stats.depth)
-    assert one.verdict.status == two.verdict.status == "bounded"
+    assert one.verdict.status == two.verdict.status == "not-refuted"
+    assert one.verdict.limit == two.verdict.limit == "states"
     routed = any("routed by their 64-bit fingerprint" in note for note in two.notes)
     assert routed == (method == "spawn")

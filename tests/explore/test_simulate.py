@@ -40,13 +40,13 @@ def test_violation_trace_replays_and_ends_at_the_fault() -> None:
     assert consistent == [True] * (len(trace.steps) - 1) + [False]
 
 
-def test_no_violation_is_a_sampled_verdict() -> None:
+def test_no_violation_is_not_refuted_by_random_walks() -> None:
     result = simulate(ToyModel(2, 2, 1), seed=3, walks=5, max_steps=10)
-    assert result.verdict.status == "sampled"
-    assert result.verdict.text == "no violation in 5 walks of up to 10 steps (simulation, seed 3)"
+    assert result.verdict.status == "not-refuted" and result.verdict.limit == "walks"
+    assert result.verdict.text == "not refuted: no violation in 5 walks of up to 10 steps (simulation, seed 3)"
     assert result.steps == 50  # the toy never deadlocks, so every walk runs to the bound
     assert 1 <= result.distinct_states <= 9
-    assert json.loads(json.dumps(result.to_json()))["status"] == "sampled"
+    assert json.loads(json.dumps(result.to_json()))["status"] == "not-refuted"
 
 
 def test_deadlock_found_and_switchable() -> None:
@@ -54,7 +54,7 @@ def test_deadlock_found_and_switchable() -> None:
     found = simulate(model, seed=0, walks=1, max_steps=10)
     assert found.violation is not None and found.violation.kind == "deadlock"
     assert [step.state for step in found.violation.steps] == [0, 1, 2]
-    assert simulate(model, seed=0, walks=1, max_steps=10, deadlock=False).verdict.status == "sampled"
+    assert simulate(model, seed=0, walks=1, max_steps=10, deadlock=False).verdict.status == "not-refuted"
 
 
 @pytest.mark.parametrize(

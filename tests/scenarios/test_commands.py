@@ -65,7 +65,8 @@ def test_list_json_is_the_catalogue() -> None:
     document = json.loads(out)
     assert status == 0 and [s["name"] for s in document["scenarios"]] == ["reserved-starvation"]
     variants = {v["name"]: v["expected"] for v in document["scenarios"][0]["variants"]}
-    assert variants["reserved-pickup"] == "violated" and variants["yarn-8127+yarn-10259"] == "holds"
+    assert variants["reserved-pickup"] == "violated" and variants["yarn-8127+yarn-10259"] == "vacuous"
+    assert variants["reserved-pickup-one-container"] == "not-refuted"
 
 
 # -- exploring ------------------------------------------------------------------------------
@@ -95,11 +96,16 @@ def test_text_report_of_a_lasso_and_the_judgement() -> None:
     assert out.rstrip().endswith("verdict: violated, as expected (violated)")
 
 
-def test_a_verdict_that_disagrees_exits_1() -> None:
+def test_a_search_cut_short_of_the_expected_violation_exits_3() -> None:
     status, out, _ = run("explore", *SAFETY, "--max-depth", "4", "--json")
     document = json.loads(out)
-    assert status == 1 and document["agrees"] is False and document["verdict"] == "bounded"
+    assert status == 3 and document["agrees"] is False and document["verdict"] == "not-refuted"
+    assert document["limit"] == {"kind": "depth", "depth": 4, "states": document["distinct_states"]}
+    assert document["exit_status"] == 3
     assert document["trace"] is None and document["bounds"]["max_depth"] == 4
+    # accepting not-refuted is for an expected holds, never for an expected violation
+    status, _, _ = run("explore", *SAFETY, "--max-depth", "4", "--accept", "not-refuted")
+    assert status == 3
 
 
 def test_no_symmetry_is_passed_on() -> None:
@@ -121,23 +127,27 @@ def test_exhaustive_drops_the_default_depth_bound_and_keeps_symmetry() -> None:
 
 def test_simulation_is_seeded_and_a_miss_is_not_a_pass() -> None:
     """Uniform random walks rarely reach the double commit (most walks finish the app early):
-    finding nothing is reported as sampled, which does not agree with the expected violation."""
+    finding nothing is reported as not refuted (by the walks), which does not agree with the
+    expected violation."""
     args = ("explore", *SAFETY, "--simulate", "--seed", "3", "--walks", "50", "--steps", "30", "--json")
     (status, out, _), (_, again, _) = run(*args), run(*args)
     first, second = json.loads(out), json.loads(again)
     assert first.pop("seconds") >= 0 and second.pop("seconds") >= 0
     assert first == second
-    assert status == 1 and first["mode"] == "simulate" and first["verdict"] == "sampled" and first["agrees"] is False
-    assert first["verdict_text"] == "no violation in 50 walks of up to 30 steps (simulation, seed 3)"
+    assert status == 3 and first["mode"] == "simulate" and first["verdict"] == "not-refuted" and first["agrees"] is False
+    assert first["limit"]["kind"] == "walks"
+    assert first["verdict_text"] == "not refuted: no violation in 50 walks of up to 30 steps (simulation, seed 3)"
     assert first["depth"] is None and first["simulation"] == {"seed": 3, "walks": 50, "max_steps": 30}
     assert first["transitions"] == 50 * 30 and first["trace"] is None
 
 
 def test_simulating_a_progress_scenario_says_the_property_is_not_checked() -> None:
     status, out, _ = run("explore", "reserved-starvation", "--simulate", "--walks", "5", "--steps", "20")
-    assert status == 0
-    assert "property invariants, expected holds" in out
+    assert status == 3  # random walks that find nothing do not show that the invariants hold
+    assert "property invariants, expected holds" in out and out.rstrip().endswith("MISMATCH")
     assert "note: reservation-progress not checked: a simulation checks the invariants only" in out
+    status, out, _ = run("explore", "reserved-starvation", "--simulate", "--walks", "5", "--steps", "20", "--accept", "not-refuted")
+    assert status == 0 and out.rstrip().endswith("holds was expected, not-refuted accepted (--accept)")
 
 
 # -- traces: out, replay, emitted tests -----------------------------------------------------

@@ -104,5 +104,5 @@ def test_the_model_worlds_files_answer_their_question(name: str) -> None:
     assert [v.property for v in scenario.variants] == ["invariants"] * len(scenario.variants)
     for variant in scenario.variants:
         outcome = explore_variant(scenario, variant)
-        assert outcome.agree and outcome.verdict.status == "bounded", outcome.judgement()
-        assert outcome.verdict.text.startswith(f"holds up to depth {scenario.bounds.max_depth} ")
+        assert outcome.agree and outcome.verdict.status == "not-refuted", outcome.judgement()
+        assert outcome.verdict.text.startswith(f"not refuted: the depth limit cut the search at depth {scenario.bounds.max_depth}, ")

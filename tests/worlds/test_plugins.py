@@ -29,7 +29,7 @@ def scenarios():
         story="seed 003 registered by another project",
         source="a plugin",
         build=reserved_starvation_world,
-        variants=(ScenarioVariant("fixed", {"reserve": "yarn-10259"}, "reservation-progress", "holds", "YARN-10259"),),
+        variants=(ScenarioVariant("fixed", {"reserve": "yarn-10259"}, "reservation-progress", "vacuous", "YARN-10259: no reservation is made"),),
         bounds=ExploreBounds(),
     )
     return [mine, HERE / "world.toml"]
@@ -61,8 +61,8 @@ def test_explore_lists_and_runs_a_plugin_scenario(plugin: list[EntryPoint], tmp_
     assert "my-seed003  (a plugin)" in capsys.readouterr().out
     trace = tmp_path / "t.json"
     assert cli.main(["explore", "my-seed003", "--variant", "fixed", "--trace-out", str(trace)]) == 0
-    assert "verdict: holds (exhaustive), as expected (holds)" in capsys.readouterr().out
-    assert not trace.exists()  # nothing to write: the property holds
+    assert "verdict: vacuous: the premise never holds in any reachable state (exhaustive), as expected (vacuous)" in capsys.readouterr().out
+    assert not trace.exists()  # nothing to write: no counterexample
 
 
 def test_check_plugins_adds_rows(plugin: list[EntryPoint], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -68,6 +68,8 @@ variants = ["yarn-8127"]
 [[questions]]
 name = "fixed"
 property = "reservation-progress"
+# YARN-10259 never reserves here: the property's premise is never reached
+expect = "vacuous"
 variants = ["yarn-10259"]
 """
 
@@ -88,7 +90,7 @@ def test_world_compiles_with_units_and_questions(tmp_path: Path) -> None:
     loaded = load_world(write(tmp_path, SEED003))
     scenario = loaded.scenario
     assert [v.name for v in scenario.variants] == ["starves@yarn-8127", "fixed@yarn-10259"]
-    assert [v.expected for v in scenario.variants] == ["violated", "holds"]
+    assert [v.expected for v in scenario.variants] == ["violated", "vacuous"]
     assert "1 unit = 1024 MB, 1 vcore (the minimum allocation)" in scenario.story
     world = loaded.worlds["yarn-10259"]
     assert [n.capacity for n in world.nodes] == [Resource.of(4096, 4), Resource.of(8192, 8)]
@@ -124,9 +126,9 @@ def test_explore_world_traces_replays_and_emits_a_test(tmp_path: Path, capsys: p
 def test_explore_world_list_and_fixed_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     world = write(tmp_path, SEED003)
     status, out, _ = run(["explore", "--world", str(world), "--list"], capsys)
-    assert status == 0 and "fixed@yarn-10259" in out and "expected holds" in out
+    assert status == 0 and "fixed@yarn-10259" in out and "expected vacuous" in out
     status, out, _ = run(["explore", "--world", str(world), "--variant", "fixed@yarn-10259"], capsys)
-    assert status == 0 and "verdict: holds (exhaustive), as expected (holds)" in out
+    assert status == 0 and "verdict: vacuous: the premise never holds in any reachable state (exhaustive), as expected (vacuous)" in out
 
 
 def test_check_adds_world_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,7 +186,7 @@ def test_the_realistic_worlds_give_their_verdicts(capsys: pytest.CaptureFixture[
     rows = {(v["variant"], v["verdict"]) for s in json.loads(out)["suites"] for v in s["variants"]}
     assert rows == {
         ("gpu-reservation-progress@hadoop-3-2", "violated"),
-        ("gpu-reservation-progress-fixed@yarn-10259", "holds (exhaustive)"),
+        ("gpu-reservation-progress-fixed@yarn-10259", "vacuous"),
         ("reporting-gets-its-guarantee", "violated"),
     }
     assert status == 1  # the operator expected reporting to get its guarantee
