@@ -119,7 +119,7 @@ def load_world(
     >>> load_world("no-such-world.toml")
     Traceback (most recent call last):
     ...
-    yarnspec.impl.errors.InputError: no-such-world.toml: cannot read: No such file or directory
+    yarnspec.impl.errors.InputError: no-such-world.toml: no such file
     """
     source = str(path)
     document = read_toml(source)

@@ -195,4 +195,4 @@ def test_the_warm_up_fills_the_bytecode_cache_even_where_caching_is_off(tmp_path
     assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPYCACHEPREFIX"] == str(tmp_path)
     tlc_compare.warm_up(env)
     compiled = {path.name.split(".")[0] for path in tmp_path.rglob("*.pyc")}
-    assert {"bfs", "scheduler_model", "accounting"} <= compiled
+    assert {"bfs", "model", "accounting"} <= compiled
