@@ -105,10 +105,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(format_list(chosen))
         return 0
+    accepted = accepted_outcomes(args.accept, SOURCE)  # a usage error before the world is read
     scenario = _chosen(args)
     variant = scenario.variant(args.variant, SOURCE, "--variant")
     _check_output_paths(args)
-    accepted = accepted_outcomes(args.accept, SOURCE)
     if args.simulate:
         _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry", "time_limit", "progress_every"), "does not apply to --simulate")
         seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)

@@ -83,7 +83,7 @@ def test_a_world_that_raises_its_limit_is_read(tmp_path: Path, capsys: pytest.Ca
     one_error(["explore", "--world", str(world(tmp_path, too_many)), "--max-depth", "0"], capsys, "65 applications")
     raised = too_many.replace("[environment]", "[limits]\napps = 65\n\n[environment]")
     status, out, err = run(["explore", "--world", str(world(tmp_path, raised, "raised.toml")), "--max-depth", "0"], capsys)
-    assert status in (0, 1) and "error" not in err, err
+    assert status in (0, 1, 3, 4) and "error" not in err, err
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero-link", "dev-null"])

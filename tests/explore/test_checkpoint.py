@@ -125,14 +125,14 @@ def test_checking_a_checkpoint_path_leaves_nothing_behind(tmp_path: Path) -> Non
 @pytest.mark.parametrize("count", [1, 2])
 def test_a_resume_with_fewer_max_states_than_the_checkpoint_holds_stops_at_once(tmp_path: Path, count: int) -> None:
     """Regression (issue 31): ``--workers 2`` resumed with a smaller ``--max-states`` ended in
-    ``IndexError`` (a negative room for the level's cut). It now stops at once, bounded, with
+    ``IndexError`` (a negative room for the level's cut). It now stops at once, not refuted, with
     the checkpoint's figures and a note."""
     source = toy_source(3, 3, 2)
     saved = tmp_path / "run.ckpt"
     first = explore_partitioned(source, workers=count, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
     held = Checkpoint.load(saved, {}).counts
     resumed = explore_partitioned(source, workers=count, backend=inline, max_states=20, resume=str(saved), show_progress=False)
-    assert resumed.verdict.status == "bounded"
+    assert resumed.verdict.status == "not-refuted"
     assert resumed.stats.distinct_states == held.stored and resumed.stats.depth == held.depth
     assert any(f"holds {held.stored:,} states, more than --max-states 20" in note for note in resumed.notes)
     assert first.stats.distinct_states == 60
@@ -147,7 +147,7 @@ def test_the_command_line_with_two_worker_processes_resumes_with_fewer_max_state
     capsys.readouterr()
     assert main([*arguments, "--max-states", "100", "--resume", saved, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert (result["verdict"], result["distinct_states"], result["depth"]) == ("bounded", 132, 9)
+    assert (result["verdict"], result["distinct_states"], result["depth"]) == ("not-refuted", 132, 9)
     assert any("more than --max-states 100: nothing more was explored" in note for note in result["notes"])
 
 

@@ -79,14 +79,14 @@ def test_a_request_larger_than_every_node(tmp_path: Path) -> None:
 
 def test_explore_prints_warnings_and_strict_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = world(tmp_path, node=4096)
-    status = cli.main(["explore", "--world", str(path), "--max-depth", "1"])
+    status = cli.main(["explore", "--world", str(path), "--max-depth", "1", "--accept", "not-refuted"])
     captured = capsys.readouterr()
     assert status == 0 and captured.err.startswith(f"yarnspec: warning: {path}: nodes[0].memory: 4096 units read as 8,388,608 MB")
     status = cli.main(["explore", "--world", str(path), "--strict"])
     captured = capsys.readouterr()
     assert status == 2 and captured.out == "" and len(captured.err.splitlines()) == 1
     assert captured.err.startswith(f"yarnspec: error: {path}: nodes[0].memory: ") and captured.err.endswith("(an error under --strict)\n")
-    assert cli.main(["explore", "--world", str(world(tmp_path)), "--strict", "--max-depth", "1"]) == 0
+    assert cli.main(["explore", "--world", str(world(tmp_path)), "--strict", "--max-depth", "1", "--accept", "not-refuted"]) == 0
 
 
 def test_check_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
