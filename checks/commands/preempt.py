@@ -4,7 +4,9 @@ The configuration (``--config`` capacity-scheduler.xml, ``--yarn-site`` yarn-sit
 guarantees, maxima and the policy's settings; the snapshot (a plain one or a REST bundle,
 ``docs/your-cluster.md``) gives usage and demand. The first round is explained queue by queue;
 the rounds after it (``--rounds``, by default until the first marks would be killed) are
-summarised by their new marks and their kills. Each round names its selectors with their kill
+summarised by their new marks and their kills. A snapshot with a container on a label its queue
+cannot access, or a queue above its maximum, is explained with a warning on stderr per case
+(:mod:`..snapshot.sanity`: Hadoop reaches both states legitimately). Each round names its selectors with their kill
 waits, where each queue's ideal stops and what the round's budget cut. ``--json`` prints
 everything as one document.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
@@ -27,6 +30,7 @@ from yarnspec.checks.commands.config import parse_definitions
 from yarnspec.checks.explain.preemption_round import QueueRow, RoundReport, default_rounds, explain
 from yarnspec.checks.snapshot import load_snapshot
 from yarnspec.checks.snapshot.limits import SnapshotLimits
+from yarnspec.checks.snapshot.sanity import snapshot_warnings
 from yarnspec.checks.render.text_table import aligned
 
 MARK = EventType.MARK_CONTAINER_FOR_PREEMPTION
@@ -53,13 +57,16 @@ def run(args: argparse.Namespace) -> int:
     files = [args.config] + ([args.yarn_site] if args.yarn_site else [])
     conf = load_scheduler_configuration(files, system_properties=parse_definitions(args.define))
     loaded = load_snapshot(args.snapshot, conf, SnapshotLimits().raised(args.snapshot_limit, "command line", "--snapshot-limit"))
+    warnings = snapshot_warnings(loaded.snapshot, conf, loaded.name)
+    for warning in warnings:
+        print(f"preempt: warning: {args.snapshot}: {warning}", file=sys.stderr)
     rounds = args.rounds or default_rounds(conf.preemption)
     try:
         reports = explain(loaded, conf, rounds, args.clock)
     except NotModelled as exc:
         raise InputError(", ".join(conf.sources), "", f"not modelled: {exc}") from None
     if args.json:
-        print(json.dumps(to_json(conf, args.snapshot, reports), indent=2))
+        print(json.dumps({**to_json(conf, args.snapshot, reports), "snapshot_warnings": warnings}, indent=2))
     else:
         print(format_report(conf, args.snapshot, reports))
     return 0
@@ -147,7 +154,8 @@ def _resource(resource: Resource) -> str:
 
 def _event_summary(report: RoundReport) -> str:
     new = sum(1 for e in report.events if e.kind is MARK and e.new)
-    parts = [f"{report.count(MARK)} marked ({new} new)", f"{report.count(KILL)} killed"]
+    marked = report.count(MARK)
+    parts = [f"{marked} marked" + ("" if new == marked else f" ({new} new)"), f"{report.count(KILL)} killed"]
     if report.count(KILL_RESERVED):
         parts.append(f"{report.count(KILL_RESERVED)} reservations dropped")
     return ", ".join(parts) + f"; {report.still_marked} marked and waiting"

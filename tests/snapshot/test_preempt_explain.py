@@ -73,6 +73,6 @@ def test_text_report_names_marks_and_kills(tmp_path: Path, capsys: pytest.Captur
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert "Round 1 at 0 ms (selectors: fifo; budget <117964, 52>)" in out
-    assert "round 4 at 6000 ms: 0 marked (0 new), 7 killed; 0 marked and waiting" in out
+    assert "round 4 at 6000 ms: 0 marked, 7 killed; 0 marked and waiting" in out
     # after the kills the next round runs on the smaller cluster and marks again
-    assert "round 5 at 8000 ms: 1 marked (1 new), 0 killed; 1 marked and waiting" in out
+    assert "round 5 at 8000 ms: 1 marked, 0 killed; 1 marked and waiting" in out

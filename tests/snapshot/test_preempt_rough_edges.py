@@ -80,7 +80,7 @@ def test_each_selector_names_its_kill_wait(tmp_path: Path, capsys: pytest.Captur
 def test_later_rounds_list_new_marks_as_well_as_kills(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = _run(tmp_path, capsys, CONFIG[1], "--rounds", "8")
     later = text.split("Next rounds", 1)[1]
-    round_5 = later.split("  round 5 at 8000 ms: 1 marked (1 new), 0 killed; 1 marked and waiting\n", 1)[1]
+    round_5 = later.split("  round 5 at 8000 ms: 1 marked, 0 killed; 1 marked and waiting\n", 1)[1]
     assert round_5.startswith("    mark ")
     assert "    kill " in later.split("  round 5 ")[0]
     document = json.loads(_run(tmp_path, capsys, CONFIG[1], "--rounds", "8", "--json"))
