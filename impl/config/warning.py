@@ -8,8 +8,11 @@ about ("" when it is about no single key). Every id is listed in :data:`WARNING_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 #: Every warning id the configuration reader gives, with what it means (docs/configuration.md).
-WARNING_IDS: dict[str, str] = {
+WARNING_IDS: Mapping[str, str] = MappingProxyType({
     "no-value": "a property without a value (Hadoop ignores it)",
     "final-override": "a later file sets a property an earlier one made final (ignored)",
     "label-star": "root's accessible-node-labels is set (ignored: root can use every label, *)",
@@ -19,7 +22,7 @@ WARNING_IDS: dict[str, str] = {
     "label-parent-zero": "a queue sets a capacity in a label its parent gets nothing of",
     "labels-disabled": "queues have label settings but yarn.node-labels.enabled is not true",
     "monitor-without-policy": "the monitor is on but does not run the preemption policy",
-}
+})
 
 
 class ConfigWarning(str):
