@@ -10,7 +10,9 @@ policy's snapshot would hold them. A fault in a file is an ``InputError`` (one l
 
 Keys the model does not read are sorted out (:mod:`.config_lint`): unknown keys (with a "did you
 mean") and settings whose feature the model does not cover are warnings; ``--strict`` makes
-any warning exit 1. ``--diff OLD NEW`` compares two capacity-scheduler.xml files
+any warning exit 1. Every warning has a stable id (``[label-star]`` in text, ``"id"`` in JSON);
+``--allow ID[=KEY-GLOB]`` and ``--allow-file FILE`` accept known warnings
+(:mod:`.allow_list`): they are counted, not shown, and do not fail ``--strict``. ``--diff OLD NEW`` compares two capacity-scheduler.xml files
 (:mod:`.config_diff`), any FILE given then being a yarn-site.xml read with both.
 """
 
@@ -20,7 +22,6 @@ import argparse
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 from yarnspec.impl.cluster import Partition, Queue
@@ -33,8 +34,10 @@ from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.resources import Resource
 
 from yarnspec.checks.commands.number_options import whole_number_argument
-from yarnspec.checks.configuration.diff import ConfigDiff, diff
-from yarnspec.checks.configuration.lint import Finding, lint, warnings_of
+from yarnspec.checks.configuration.diff import ConfigDiff, diff, preemption_settings
+from yarnspec.checks.configuration.allow_list import AllowRule, allow_rules, is_allowed
+from yarnspec.checks.configuration.lint import Finding, all_warnings, lint
+from yarnspec.impl.config.warning import ConfigWarning
 
 _PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>[0-9]+):(?P<vcores>[0-9]+)(?::(?P<kind>exclusive|non-exclusive))?")
 
@@ -51,6 +54,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar=("OLD", "NEW"),
         help="compare two capacity-scheduler.xml files (FILEs are yarn-site.xml read with both): which queues' "
         "resources change, and whether yarn rmadmin -refreshQueues would refuse the change (exit 1)",
+    )
+    parser.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        metavar="WARNING-ID[=KEY-GLOB]",
+        help="accept a known warning (of every key, or of the keys the glob matches): counted, not shown, "
+        "and not failing --strict (repeatable)",
+    )
+    parser.add_argument(
+        "--allow-file",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a file of --allow rules, one a line, # comments (repeatable)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     parser.add_argument(
@@ -76,22 +94,54 @@ def run(args: argparse.Namespace) -> int:
     system_properties = parse_definitions(args.define)
     partitions = parse_partitions(args.partition)
     known_labels = [p.name for p in partitions] if partitions else None
+    rules = allow_rules(args.allow, args.allow_file)
     if args.diff:
-        return _run_diff(args, system_properties, partitions, known_labels)
+        return _run_diff(args, system_properties, partitions, known_labels, rules)
     if not args.files:
         raise InputError("command line", "FILE", "give capacity-scheduler.xml (and optionally yarn-site.xml), or --diff OLD NEW")
     conf = load_scheduler_configuration(args.files, system_properties=system_properties, known_labels=known_labels)
     queues = queues_for_snapshot(conf, partitions) if partitions else []
     findings = lint(conf)
     if args.json:
-        print(json.dumps(to_json(conf, queues, findings), indent=2))
+        print(json.dumps(to_json(conf, queues, findings, rules), indent=2))
     else:
-        print(format_report(conf, queues, findings))
-    return 1 if args.strict and (conf.warnings or warnings_of(findings)) else 0
+        print(format_report(conf, queues, findings, rules))
+    shown, _ = split_warnings(all_warnings(conf, findings), rules)
+    if args.strict and shown:
+        if not args.json:
+            print(f"\nExit 1 (--strict): {_count(len(shown), 'warning')} not allowed (accept known ones with --allow ID or --allow-file FILE).")
+        return 1
+    return 0
+
+
+def split_warnings(warnings: Sequence[ConfigWarning], rules: Sequence[AllowRule]) -> tuple[list[ConfigWarning], list[ConfigWarning]]:
+    """The warnings no rule allows, and those some rule allows."""
+    flags = [is_allowed(rules, w.id, w.key) for w in warnings]
+    return [w for w, flag in zip(warnings, flags) if not flag], [w for w, flag in zip(warnings, flags) if flag]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def _allowed_line(allowed: Sequence[ConfigWarning]) -> str:
+    by_id: dict[str, int] = {}
+    for warning in allowed:
+        by_id[warning.id] = by_id.get(warning.id, 0) + 1
+    ids = ", ".join(f"{warning_id} x{number}" for warning_id, number in sorted(by_id.items()))
+    return f"{_count(len(allowed), 'warning')} allowed ({ids})"
+
+
+def _warning_json(warning: ConfigWarning) -> dict[str, str]:
+    return {"id": warning.id, "key": warning.key, "text": str(warning)}
 
 
 def _run_diff(
-    args: argparse.Namespace, system_properties: dict[str, str], partitions: list[Partition], known_labels: list[str] | None
+    args: argparse.Namespace,
+    system_properties: dict[str, str],
+    partitions: list[Partition],
+    known_labels: list[str] | None,
+    rules: Sequence[AllowRule],
 ) -> int:
     old_path, new_path = args.diff
     old = load_scheduler_configuration([old_path, *args.files], system_properties=system_properties, known_labels=known_labels)
@@ -102,12 +152,31 @@ def _run_diff(
         print(json.dumps(result, indent=2) if args.json else f"Refused: NEW does not load: {exc}")
         return 1
     result_diff = diff(old, new, partitions)
+    old_warnings = split_warnings(all_warnings(old, lint(old)), rules)
+    new_warnings = split_warnings(all_warnings(new, lint(new)), rules)
+    reasons = []
+    if result_diff.refusals:
+        reasons.append("yarn rmadmin -refreshQueues would refuse NEW")
+    if args.strict and new_warnings[0]:
+        reasons.append(f"--strict and NEW has {_count(len(new_warnings[0]), 'warning')} not allowed")
     if args.json:
-        print(json.dumps(diff_json(old_path, new_path, result_diff), indent=2))
+        document = diff_json(old_path, new_path, result_diff)
+        for name, (shown, allowed) in (("old", old_warnings), ("new", new_warnings)):
+            document[f"{name}_warnings"] = [_warning_json(w) for w in shown]
+            document[f"{name}_allowed"] = [_warning_json(w) for w in allowed]
+        document["exit_reasons"] = reasons
+        print(json.dumps(document, indent=2))
     else:
         print(format_diff(old_path, new_path, result_diff))
-    strict_fail = args.strict and (new.warnings or warnings_of(lint(new)))
-    return 1 if result_diff.refusals or strict_fail else 0
+        for name, path, (shown, allowed) in (("OLD", old_path, old_warnings), ("NEW", new_path, new_warnings)):
+            if shown or allowed:
+                print(f"\nWarnings of {name} ({path})")
+                print("\n".join(f"  [{w.id}] {w}" for w in shown))
+                if allowed:
+                    print(f"  {_allowed_line(allowed)}")
+        if reasons:
+            print(f"\nExit 1: {'; '.join(reasons)}.")
+    return 1 if reasons else 0
 
 
 def format_diff(old: str, new: str, result: ConfigDiff) -> str:
@@ -115,6 +184,8 @@ def format_diff(old: str, new: str, result: ConfigDiff) -> str:
     lines = [f"From {old} to {new}", ""]
     if not result.changes:
         lines.append("No queue changes.")
+    if result.settings:
+        lines += ["Scheduler-wide changes", *(f"  {line}" for line in result.settings)]
     for change in result.changes:
         lines.append(f"  {change.path}: {change.change}")
         lines += [f"    {detail}" for detail in change.details]
@@ -134,6 +205,7 @@ def diff_json(old: str, new: str, result: ConfigDiff) -> dict[str, Any]:
         "new": new,
         "refused": bool(result.refusals),
         "changes": [{"queue": c.path, "change": c.change, "details": list(c.details)} for c in result.changes],
+        "settings": list(result.settings),
         "refusals": [{"queue": r.path, "reason": r.reason} for r in result.refusals],
     }
 
@@ -173,13 +245,15 @@ def parse_partitions(items: Sequence[str]) -> list[Partition]:
 # -- text ------------------------------------------------------------------------------------
 
 
-def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = ()) -> str:
-    """The whole text report."""
+def format_report(
+    conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = (), rules: Sequence[AllowRule] = ()
+) -> str:
+    """The whole text report; warnings that ``rules`` allow are counted, not listed."""
     lines = [f"Files (in merge order): {', '.join(conf.sources)}"]
     not_modelled = [f for f in findings if f.kind == "not-modelled"]
     if not_modelled:
         lines += ["", "Not modelled (the model's answers do not account for these)"]
-        lines += [f"  {f.location}: {f.key}: {f.message}" for f in not_modelled]
+        lines += [f"  [{f.warning_id}] {f.location}: {f.key}: {f.message}" for f in not_modelled]
     lines += ["", "Queues"]
     lines += _table(
         ["path", "capacity", "abs cap %", "max", "abs max %", "labels", "preemption", "priority", "AM %", "state"],
@@ -206,14 +280,16 @@ def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), fi
     lines.append(f"  policies: {', '.join(conf.monitor_policies)}")
     active = "yes" if conf.preemption_active else "no: the monitor does not run the preemption policy"
     lines.append(f"  preemption active: {active}")
-    defaults = _settings(PreemptionConfig())
-    for name, value in _settings(conf.preemption).items():
+    defaults = preemption_settings(PreemptionConfig())
+    for name, value in preemption_settings(conf.preemption).items():
         note = "" if value == defaults[name] else "  (set)"
         lines.append(f"  {name}: {_value(value)}{note}")
-    warnings = list(conf.warnings) + [line for f in findings if f.kind == "unknown" for line in warnings_of([f])]
-    if warnings:
+    shown, allowed = split_warnings([w for w in all_warnings(conf, findings) if w.id != "not-modelled"], rules)
+    if shown or allowed:
         lines += ["", "Warnings"]
-        lines += [f"  {warning}" for warning in warnings]
+        lines += [f"  [{warning.id}] {warning}" for warning in shown]
+        if allowed:
+            lines.append(f"  {_allowed_line(allowed)}")
     ignored = [f.key for f in findings if f.kind == "ignored"]
     if ignored:
         lines += ["", f"Hadoop settings the model does not read (no effect on its answers): {', '.join(ignored)}"]
@@ -282,18 +358,15 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def _settings(config: PreemptionConfig) -> dict[str, Any]:
-    """Every setting by name; a named rule record (the intra-queue order policy, the fair-ordering
-    rule, any later one) by its name."""
-    values = {f.name: getattr(config, f.name) for f in fields(config)}
-    return {name: value.name if is_dataclass(value) and hasattr(value, "name") else value for name, value in values.items()}
-
-
 # -- JSON ------------------------------------------------------------------------------------
 
 
-def to_json(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = ()) -> dict[str, Any]:
-    """The report as plain JSON values."""
+def to_json(
+    conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = (), rules: Sequence[AllowRule] = ()
+) -> dict[str, Any]:
+    """The report as plain JSON values (``warnings``: those no rule allows, ``allowed``: the
+    others, each with its ``id``, ``key`` and ``text``)."""
+    shown, allowed = split_warnings([w for w in all_warnings(conf, findings) if w.id != "not-modelled"], rules)
     document: dict[str, Any] = {
         "sources": list(conf.sources),
         "queues": [_queue_json(conf, q) for q in conf.queues],
@@ -307,10 +380,13 @@ def to_json(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings
             "monitor_enabled": conf.monitor_enabled,
             "policies": list(conf.monitor_policies),
             "active": conf.preemption_active,
-            "settings": _settings(conf.preemption),
+            "settings": preemption_settings(conf.preemption),
         },
-        "warnings": list(conf.warnings) + [line for f in findings if f.kind == "unknown" for line in warnings_of([f])],
-        "not_modelled": [{"key": f.key, "location": f.location, "message": f.message} for f in findings if f.kind == "not-modelled"],
+        "warnings": [_warning_json(w) for w in shown],
+        "allowed": [_warning_json(w) for w in allowed],
+        "not_modelled": [
+            {"id": f.warning_id, "key": f.key, "location": f.location, "message": f.message} for f in findings if f.kind == "not-modelled"
+        ],
         "ignored": [f.key for f in findings if f.kind == "ignored"],
     }
     if queues:

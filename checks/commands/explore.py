@@ -50,7 +50,7 @@ SOURCE = "explore"
 #: The factory an emitted test builds the model with (see :func:`yarnspec.checks.explore.emit_test`).
 MODEL_FACTORY = "yarnspec.spec.worlds.catalogue:scenario_model"
 DEFAULT_SEED, DEFAULT_WALKS, DEFAULT_STEPS = 0, 100, 100
-DEFAULT_PROGRESS_EVERY = 60
+DEFAULT_PROGRESS_EVERY = 10
 #: The largest number any option takes (a seed, a bound, a count).
 MAX_ARGUMENT = 2**63 - 1
 

@@ -11,18 +11,27 @@ The refusal rules are CapacityScheduler's (``CapacitySchedulerConfigValidator
 - a parent may not become an auto-creating ("managed") parent, nor a managed parent stop
   being one; a parent may become a leaf;
 - NEW must itself be a valid configuration (every check ``yarnspec config`` makes).
+
+Every setting the model reads is compared: per queue the capacities and maximum capacities
+per label, the capacity mode, accessible labels, default label expression, ``disable_preemption``
+(and whether preemption is in effect off), priority (and the priority the policy compares),
+``maximum-am-resource-percent``, ``minimum-user-limit-percent``, ``user-limit-factor``,
+``ordering-policy`` and state; scheduler-wide the resource calculator, the monitor and its
+policies, node labels, the allocation limits and every preemption setting. A typo that resets
+a setting to its default (``user-limit-factor 2 -> 1``) therefore shows as a change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, Literal
 
 from yarnspec.impl.cluster import Partition, Queue
 from yarnspec.impl.config.build import queues_for_snapshot
 from yarnspec.impl.config.capacity import PREFIX, QueueConfig
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
+from yarnspec.impl.preemption.config import PreemptionConfig
 
 QueueKind = Literal["leaf", "parent", "managed parent"]
 
@@ -50,6 +59,46 @@ class ConfigDiff:
 
     changes: tuple[QueueChange, ...]
     refusals: tuple[Refusal, ...]
+    settings: tuple[str, ...] = ()
+    """Scheduler-wide settings that change, a line each (``resource calculator A -> B``)."""
+
+
+#: The per-queue settings compared one by one: the Hadoop key (after the queue's path) and the
+#: :class:`QueueConfig` field the model reads it into.
+QUEUE_SETTINGS: tuple[tuple[str, str], ...] = (
+    ("capacity mode", "mode"),
+    ("accessible-node-labels", "accessible_labels"),
+    ("default-node-label-expression", "default_label_expression"),
+    ("disable_preemption", "disable_preemption"),
+    ("priority", "priority"),
+    ("maximum-am-resource-percent", "max_am_percent"),
+    ("minimum-user-limit-percent", "minimum_user_limit_percent"),
+    ("user-limit-factor", "user_limit_factor"),
+    ("ordering-policy", "ordering_policy"),
+)
+
+
+def preemption_settings(config: PreemptionConfig) -> dict[str, Any]:
+    """Every preemption setting by name; a named rule record (the intra-queue order policy, the
+    fair-ordering rule, any later one) by its name."""
+    values = {f.name: getattr(config, f.name) for f in fields(config)}
+    return {name: value.name if is_dataclass(value) and hasattr(value, "name") else value for name, value in values.items()}
+
+
+def shown_value(value: object) -> str:
+    """A setting's value as a user reads it: ``2`` for 2.0, ``true``, a set as a sorted list."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text
+    if isinstance(value, (frozenset, set)):
+        return ",".join(sorted(value)) or "(none)"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value)) or "(none)"
+    if value == "":
+        return '""'
+    return str(value)
 
 
 def kind(queue: QueueConfig) -> QueueKind:
@@ -72,6 +121,7 @@ def diff(old: SchedulerConfiguration, new: SchedulerConfiguration, partitions: S
             refusal = _removal_refused(queue, new)
         else:
             details = _details(queue, replacement, old_resources.get(queue.path), new_resources.get(queue.path))
+            details += _effective(old, new, queue.path)
             if details:
                 changes.append(QueueChange(queue.path, "changed", details))
             refusal = _conversion_refused(queue, replacement)
@@ -80,7 +130,37 @@ def diff(old: SchedulerConfiguration, new: SchedulerConfiguration, partitions: S
     for queue in new.queues:
         if queue.path not in old.queues.queues:
             changes.append(QueueChange(queue.path, "added", (f"{kind(queue)}, capacity {queue.at('').capacity}, maximum {queue.at('').maximum}",)))
-    return ConfigDiff(tuple(changes), tuple(refusals))
+    return ConfigDiff(tuple(changes), tuple(refusals), scheduler_changes(old, new))
+
+
+def scheduler_changes(old: SchedulerConfiguration, new: SchedulerConfiguration) -> tuple[str, ...]:
+    """The scheduler-wide settings the model reads that differ, a line each."""
+    pairs: list[tuple[str, object, object]] = [
+        ("resource calculator", old.calculator, new.calculator),
+        ("monitor enabled", old.monitor_enabled, new.monitor_enabled),
+        ("monitor policies", old.monitor_policies, new.monitor_policies),
+        ("node labels enabled", old.node_labels_enabled, new.node_labels_enabled),
+        ("minimum allocation", old.allocation.minimum, new.allocation.minimum),
+        ("maximum allocation", old.allocation.maximum, new.allocation.maximum),
+    ]
+    before, after = preemption_settings(old.preemption), preemption_settings(new.preemption)
+    pairs += [(f"preemption {name}", before[name], after[name]) for name in before]
+    return tuple(f"{name} {shown_value(a)} -> {shown_value(b)}" for name, a, b in pairs if a != b)
+
+
+def _effective(old: SchedulerConfiguration, new: SchedulerConfiguration, path: str) -> tuple[str, ...]:
+    """What the policy reads of a queue beyond its own settings: whether preemption is in
+    effect off (the monitor switch too) and the priority it compares."""
+    lines = []
+    if old.preemption_disabled(path) != new.preemption_disabled(path) and old.queues[path].disable_preemption == new.queues[path].disable_preemption:
+        lines.append(f"preemption in effect {_on(old.preemption_disabled(path))} -> {_on(new.preemption_disabled(path))}")
+    if old.relative_priority(path) != new.relative_priority(path) and old.queues[path].priority == new.queues[path].priority:
+        lines.append(f"priority the policy compares {old.relative_priority(path)} -> {new.relative_priority(path)}")
+    return tuple(lines)
+
+
+def _on(disabled: bool) -> str:
+    return "off" if disabled else "on"
 
 
 def _resources(conf: SchedulerConfiguration, partitions: Sequence[Partition]) -> Mapping[str, Queue]:
@@ -134,10 +214,10 @@ def _details(old: QueueConfig, new: QueueConfig, old_res: Queue | None, new_res:
                 lines.append(f"guaranteed in {shown}: {a_part.guaranteed} -> {b_part.guaranteed}")
             if a_part.maximum != b_part.maximum:
                 lines.append(f"maximum in {shown}: {a_part.maximum} -> {b_part.maximum}")
-    if old.disable_preemption != new.disable_preemption:
-        lines.append(f"disable_preemption {str(old.disable_preemption).lower()} -> {str(new.disable_preemption).lower()}")
-    if old.priority != new.priority:
-        lines.append(f"priority {old.priority} -> {new.priority}")
+    for key, attribute in QUEUE_SETTINGS:
+        before, after = getattr(old, attribute), getattr(new, attribute)
+        if before != after:
+            lines.append(f"{key} {shown_value(before)} -> {shown_value(after)}")
     return tuple(lines)
 
 

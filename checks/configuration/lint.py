@@ -26,6 +26,7 @@ from typing import Literal
 
 from yarnspec.impl.config.capacity import PREFIX, ROOT
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
+from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
 from yarnspec.impl.preemption.config import PREFIX as PREEMPTION_PREFIX
 from yarnspec.impl.preemption.policy import UNMODELLED_SETTINGS
@@ -102,6 +103,12 @@ class Finding:
     location: str
     message: str
 
+    @property
+    def warning_id(self) -> str:
+        """The stable id of the warning this finding is (``unknown-key``, ``not-modelled``);
+        an ignored key is no warning and has the id ``ignored``."""
+        return {"unknown": "unknown-key", "not-modelled": "not-modelled"}.get(self.kind, "ignored")
+
 
 def lint(conf: SchedulerConfiguration) -> list[Finding]:
     """Every unknown, not-modelled and ignored key of ``conf``, in file order of keys."""
@@ -125,6 +132,13 @@ def lint(conf: SchedulerConfiguration) -> list[Finding]:
 def warnings_of(findings: Iterable[Finding]) -> list[str]:
     """The findings that are warnings (unknown and not-modelled keys), as lines."""
     return [f"{f.location}: {f.key}: {f.message}" for f in findings if f.kind != "ignored"]
+
+
+def all_warnings(conf: SchedulerConfiguration, findings: Iterable[Finding]) -> list[ConfigWarning]:
+    """Every warning ``config`` prints for ``conf``: the reader's, then the findings that are
+    warnings, each with its stable id and key."""
+    read = [w if isinstance(w, ConfigWarning) else ConfigWarning("other", "", w) for w in conf.warnings]
+    return read + [ConfigWarning(f.warning_id, f.key, line) for f in findings if f.kind != "ignored" for line in warnings_of([f])]
 
 
 def _did_you_mean(word: str, candidates: Iterable[str], render: Callable[[str], str]) -> str:

@@ -5,7 +5,13 @@ on a :class:`LoadedSnapshot`. Between rounds the containers made killable are re
 scheduler kills them at once, Hadoop 3 without lazy preemption) and nothing else changes: no
 new allocation, no completion, the same pending demand. Every round gets, per queue and
 partition, the figures of the FIFO selector's pass (guaranteed, used, pending, ideal, to
-preempt, to obtain), what was selected from it, and why it gives or keeps what it does.
+preempt, to obtain), what was selected from it, why it gives or keeps what it does, where
+its ideal stops (its maximum capacity, its demand, ``max(used, guaranteed)`` for a leaf in the
+FIFO pass, or what its parent had left) and what the round's budget
+(``total_preemption_per_round``) cut off its to-preempt. Each round names its selectors with
+their kill waits (``fifo`` waits ``max_wait_before_kill``; ``fifo-balance`` its own
+``preemption-to-balance-queue-after-satisfied.max-wait-before-kill``) and which of its marks
+are new (a container stays marked, and is marked again, every round until it is killed).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from yarnspec.impl.calculator import ResourceCalculator, calculator
-from yarnspec.impl.cluster import ClusterSnapshot, Container
+from yarnspec.impl.cluster import ClusterSnapshot, Container, ContainerId
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.fifo_selector import FIFO
@@ -41,6 +47,11 @@ class QueueRow:
     to_obtain: Resource
     selected: Resource
     why: str
+    cap: str = ""
+    """Where the ideal stops: ``maximum``, ``demand``, ``guarantee`` (``max(used,
+    guaranteed)``, a leaf in the FIFO pass) or ``parent`` (what its parent had left)."""
+    budget_cut: Resource = ZERO
+    """What the round's budget cut off ``to_preempt`` (zero: not cut)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +64,8 @@ class EventLine:
     queue: str
     node: str
     resource: Resource
+    new: bool = True
+    """For a mark: the container was not marked before this round."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,8 @@ class RoundReport:
     rows: tuple[QueueRow, ...]
     events: tuple[EventLine, ...]
     still_marked: int
+    kill_waits: tuple[tuple[str, int], ...] = ()
+    """Each selector that ran, with how long its marks wait before they are killed (ms)."""
 
     def count(self, kind: EventType) -> int:
         """How many events of ``kind`` this round sent."""
@@ -82,9 +97,10 @@ def explain(loaded: LoadedSnapshot, conf: SchedulerConfiguration, rounds: int, c
     killed: set[str] = set()
     for number in range(1, rounds + 1):
         now = clock_ms + (number - 1) * config.monitoring_interval_ms
+        state_before = state
         result = edit_schedule(current.snapshot, config, calc, now, state)
         state = result.state
-        reports.append(round_report(number, result, current.snapshot, current.name, config, calc))
+        reports.append(round_report(number, result, current.snapshot, current.name, config, calc, frozenset(state_before.marks)))
         gone = {
             current.name(e.container)
             for e in result.events
@@ -105,11 +121,12 @@ def default_rounds(config: PreemptionConfig) -> int:
 
 def round_report(
     number: int, result: RoundResult, snapshot: ClusterSnapshot, name: Callable[[Container], str], config: PreemptionConfig,
-    calc: ResourceCalculator,
+    calc: ResourceCalculator, marked_before: frozenset[ContainerId] = frozenset(),
 ) -> RoundReport:  # fmt: skip
     """The report of one round ``result`` of the policy on ``snapshot`` (``name`` gives a
-    container's name for its events): per queue and partition the main selector's figures and
-    why a leaf gives what it gives."""
+    container's name for its events; ``marked_before`` the containers marked before the round):
+    per queue and partition the main selector's figures, why a leaf gives what it gives, where
+    its ideal stops and what the budget cut."""
     main = next((s for s in result.selectors if s.name == FIFO), result.selectors[-1])
     selected = _selected_by_queue(snapshot, result.selectors)
     remaining = result.budget - total(c.resource for c in result.selected)
@@ -125,18 +142,37 @@ def round_report(
                 continue
             taken = selected.get((path, partition), ZERO)
             why = _why(snapshot, target, pending, taken, remaining, config, calc, result.selectors) if queue.leaf else ""
+            cap = ideal_cap(target, queue.leaf and main.name == FIFO, snapshot.cluster_resource, calc)
             rows.append(
                 QueueRow(
                     path, partition, queue.leaf, target.guaranteed, queue.at(partition).maximum, target.used, pending,
-                    target.ideal, target.to_be_preempted, target.to_obtain, taken, why,
+                    target.ideal, target.to_be_preempted, target.to_obtain, taken, why, cap, target.budget_cut,
                 )
             )
     events = tuple(
-        EventLine(e.kind, e.selector, name(e.container), e.container.queue, e.container.node, e.container.resource)
+        EventLine(
+            e.kind, e.selector, name(e.container), e.container.queue, e.container.node, e.container.resource,
+            e.kind is not EventType.MARK_CONTAINER_FOR_PREEMPTION or e.container.container_id not in marked_before,
+        )
         for e in result.events
-    )
+    )  # fmt: skip
     selectors = tuple(s.name for s in result.selectors)
-    return RoundReport(number, result.now_ms, result.budget, selectors, tuple(rows), events, len(result.state.marks))
+    waits = tuple((s.name, s.kill_wait_ms) for s in result.selectors)
+    return RoundReport(number, result.now_ms, result.budget, selectors, tuple(rows), events, len(result.state.marks), waits)
+
+
+def ideal_cap(target: QueueTarget, fifo_leaf: bool, cluster: Resource, calc: ResourceCalculator) -> str:
+    """Where a queue's ideal stops, the first that holds: ``maximum`` (its maximum capacity),
+    ``demand`` (used + pending), ``guarantee`` (a leaf in the FIFO pass is offered no more than
+    ``max(used, guaranteed)``, Hadoop 3's ``TempQueuePerPartition.offer``), else ``parent``
+    (what its parent had left, shared with its siblings)."""
+    if not calc.less(cluster, target.ideal, target.maximum) and not target.maximum.is_zero():
+        return "maximum"
+    if not calc.less(cluster, target.ideal, target.used + target.pending):
+        return "demand"
+    if fifo_leaf and not calc.less(cluster, target.ideal, calc.max(cluster, target.used, target.guaranteed)):
+        return "guarantee"
+    return "parent"
 
 
 def _pending(snapshot: ClusterSnapshot, path: str, partition: str) -> Resource:

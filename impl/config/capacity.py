@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
+from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.calculator import CalculatorName
 from yarnspec.impl.resources import ZERO, Resource, f32
 from yarnspec.impl.config.getters import get_long, java_trim
@@ -338,7 +339,7 @@ class _TreeReader:
     def __init__(self, conf: HadoopConfiguration, calculator: CalculatorName) -> None:
         self.conf = conf
         self.calculator = calculator
-        self.warnings: list[str] = []
+        self.warnings: list[str] = []  # ConfigWarning, a str
         self.label_references: dict[str, str] = {}
         self.drafts: dict[str, _Draft] = {}
 
@@ -484,7 +485,7 @@ class _TreeReader:
         key = queue_key(draft.path, "accessible-node-labels")
         if parent is None:
             if self.conf.raw(key) is not None:
-                self.warnings.append(f"{self.conf.location(key)}: {key}: ignored, root can use every label (*)")
+                self.warnings.append(ConfigWarning("label-star", key, f"{self.conf.location(key)}: {key}: ignored, root can use every label (*)"))
             return frozenset({ANY_LABEL})
         names = self.conf.get_strings(key)
         if names is None:
@@ -773,8 +774,12 @@ class _TreeReader:
             if tail and word not in _QUEUE_SETTINGS | _TEMPLATE_WORDS and tail.split(".")[0] in _QUEUE_SETTINGS:
                 listed = ", ".join(c.rsplit(".", 1)[-1] for c in self.drafts[owner].children) or "none"
                 self.warnings.append(
-                    f"{self.conf.location(name)}: {name}: ignored, queue {owner}.{word} is not in "
-                    f"{queue_key(owner, 'queues')} (children: {listed})"
+                    ConfigWarning(
+                        "orphan-queue-key",
+                        name,
+                        f"{self.conf.location(name)}: {name}: ignored, queue {owner}.{word} is not in "
+                        f"{queue_key(owner, 'queues')} (children: {listed})",
+                    )
                 )
 
     def _warn_shared_leaf_names(self) -> None:
@@ -785,8 +790,12 @@ class _TreeReader:
         for name, paths in by_name.items():
             if len(paths) > 1:
                 self.warnings.append(
-                    f"leaf name {name!r} is used by {', '.join(paths)}: Hadoop before 3.3 refuses this, "
-                    "and applications must then name the full path"
+                    ConfigWarning(
+                        "shared-leaf-name",
+                        "",
+                        f"leaf name {name!r} is used by {', '.join(paths)}: Hadoop before 3.3 refuses this, "
+                        "and applications must then name the full path",
+                    )
                 )
 
     def _warn_label_shares(self) -> None:
@@ -795,8 +804,11 @@ class _TreeReader:
             if not root.capacities[label].is_positive():
                 key = label_key(ROOT, label, "capacity")
                 self.warnings.append(
-                    f"{key} is 0 or not set, so no queue is guaranteed anything in label {label!r} "
-                    "(it is normally 100)"
+                    ConfigWarning(
+                        "label-not-guaranteed",
+                        key,
+                        f"{key} is 0 or not set, so no queue is guaranteed anything in label {label!r} (it is normally 100)",
+                    )
                 )
         for draft in self.drafts.values():
             if draft.parent is None or draft.parent == ROOT:
@@ -805,8 +817,12 @@ class _TreeReader:
                 if draft.capacities[label].is_positive() and draft.absolute.get(label) == 0.0:
                     parent_key = label_key(draft.parent, label, "capacity")
                     self.warnings.append(
-                        f"{draft.path} gets nothing in label {label!r} although "
-                        f"{label_key(draft.path, label, 'capacity')} is set: {parent_key} is 0 or not set"
+                        ConfigWarning(
+                            "label-parent-zero",
+                            label_key(draft.path, label, "capacity"),
+                            f"{draft.path} gets nothing in label {label!r} although "
+                            f"{label_key(draft.path, label, 'capacity')} is set: {parent_key} is 0 or not set",
+                        )
                     )
 
     # -- helpers -----------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from xml.sax import SAXParseException
 from xml.sax.handler import ContentHandler
 from xml.sax.xmlreader import AttributesImpl, Locator
 
+from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.config import getters
 from yarnspec.impl.config.getters import java_trim
@@ -170,7 +171,7 @@ def _add_property(properties: list[Property], warnings: list[str], source: str, 
     value = fields.get("value")
     if not value:
         # Hadoop skips a property whose value is missing or empty.
-        warnings.append(f"{where}: {name}: no value, so the property is ignored (as Hadoop does)")
+        warnings.append(ConfigWarning("no-value", name, f"{where}: {name}: no value, so the property is ignored (as Hadoop does)"))
         return
     properties.append(Property(name, value, source, line, final))
 
@@ -286,8 +287,12 @@ class HadoopConfiguration:
                     kept = merged[prop.name]
                     if kept.value != prop.value:
                         warnings.append(
-                            f"{prop.location}: {prop.name}: ignored {prop.value!r}, the property is final "
-                            f"at {kept.location} with {kept.value!r}"
+                            ConfigWarning(
+                                "final-override",
+                                prop.name,
+                                f"{prop.location}: {prop.name}: ignored {prop.value!r}, the property is final "
+                                f"at {kept.location} with {kept.value!r}",
+                            )
                         )
                     continue
                 merged[prop.name] = prop

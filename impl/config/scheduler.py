@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.calculator import CALCULATOR_CLASSES, CalculatorName
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
@@ -178,13 +179,21 @@ def scheduler_configuration(
     warnings = list(queues.warnings)
     if queues.labels and not node_labels:
         warnings.append(
-            f"queues have settings for node labels ({', '.join(queues.labels)}) but {NODE_LABELS_KEY} "
-            "is not true in the files given: Hadoop then has no labelled nodes"
+            ConfigWarning(
+                "labels-disabled",
+                NODE_LABELS_KEY,
+                f"queues have settings for node labels ({', '.join(queues.labels)}) but {NODE_LABELS_KEY} "
+            "is not true in the files given: Hadoop then has no labelled nodes",
+            )
         )
     if monitor_enabled and PREEMPTION_POLICY_CLASS not in policies:
         warnings.append(
-            f"{conf.location(MONITOR_POLICIES_KEY)}: {MONITOR_POLICIES_KEY}: the monitor is on but does not "
-            "run ProportionalCapacityPreemptionPolicy, so nothing is preempted"
+            ConfigWarning(
+                "monitor-without-policy",
+                MONITOR_POLICIES_KEY,
+                f"{conf.location(MONITOR_POLICIES_KEY)}: {MONITOR_POLICIES_KEY}: the monitor is on but does not "
+            "run ProportionalCapacityPreemptionPolicy, so nothing is preempted",
+            )
         )
     return SchedulerConfiguration(
         queues=queues,

@@ -79,5 +79,8 @@ class RoundContext:
                     preemptable=record.preemptable,
                     to_be_preempted=record.to_be_preempted,
                     to_obtain=record.to_obtain,
+                    maximum=record.maximum,
+                    pending=record.pending,
+                    budget_cut=record.budget_cut,
                 )
         return found

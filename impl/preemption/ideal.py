@@ -348,7 +348,7 @@ def assign_targets(
     ``need`` sums ``used - ideal`` over the children above their ideal; if it exceeds the
     budget every target is scaled by ``divide(budget, need)``. Hadoop 3 never asks a queue to
     go below ``max(min(used + pending, guaranteed), ideal)`` and leaves killable resource out;
-    2.7.3 takes ``used - ideal``.
+    2.7.3 takes ``used - ideal``. ``budget_cut`` keeps what the scaling took off each target.
     """
     zero = ZERO.padded(len(reference))
     need = zero
@@ -364,4 +364,9 @@ def assign_targets(
         else:
             base = child.used - child.killable
             keep = calc.max(reference, calc.min(reference, child.used + child.pending, child.guaranteed), child.ideal)
-        child.to_be_preempted = (base - keep).multiply_truncate(scale) if calc.greater(reference, base, keep) else zero
+        if calc.greater(reference, base, keep):
+            wanted = base - keep
+            child.to_be_preempted = wanted.multiply_truncate(scale)
+            child.budget_cut = wanted - child.to_be_preempted if scale < 1.0 else zero
+        else:
+            child.to_be_preempted = child.budget_cut = zero

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from yarnspec.impl.cluster import Container, ContainerId
-from yarnspec.impl.resources import Resource
+from yarnspec.impl.resources import ZERO, Resource
 
 
 class EventType(enum.Enum):
@@ -43,6 +43,9 @@ class QueueTarget:
 
     ``to_obtain`` is what the selector then tries to take from the leaf (after dead zone,
     natural termination and deduction of earlier selections; semantics A.6-A.9).
+    ``maximum`` and ``pending`` are the queue's as the ideal allocation read them (its cap and
+    demand), ``budget_cut`` what the round's budget (``total_preemption_per_round``) scaled off
+    ``to_be_preempted`` (zero when the queue's level asked for no more than the budget).
     """
 
     queue: str
@@ -54,6 +57,9 @@ class QueueTarget:
     preemptable: Resource
     to_be_preempted: Resource
     to_obtain: Resource
+    maximum: Resource = ZERO
+    pending: Resource = ZERO
+    budget_cut: Resource = ZERO
 
 
 @dataclass(frozen=True)

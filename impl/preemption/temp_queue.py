@@ -28,7 +28,8 @@ class TempQueue:
     ``pending_net_reserved`` are the sums over its children.
 
     Computed: ``untouchable`` / ``preemptable`` (A.4), ``ideal`` (A.5), ``to_be_preempted``
-    (A.6), ``to_obtain`` (A.7, A.9).
+    (A.6) with ``budget_cut``, what the round's budget scaled off it (zero when its level's
+    need fits the budget), ``to_obtain`` (A.7, A.9).
     """
 
     __slots__ = (
@@ -53,6 +54,7 @@ class TempQueue:
         "preemptable",
         "ideal",
         "to_be_preempted",
+        "budget_cut",
         "to_obtain",
     )
 
@@ -79,6 +81,7 @@ class TempQueue:
         self.preemptable = zero
         self.ideal = zero
         self.to_be_preempted = zero
+        self.budget_cut = zero
         self.to_obtain = zero
 
     def __repr__(self) -> str:

@@ -39,7 +39,8 @@ def test_typos_get_a_did_you_mean_and_unmodelled_settings_are_flagged(capsys: py
     status, out = run(["config", str(CLUSTER / "capacity-scheduler-typos.xml"), str(CLUSTER / "yarn-site.xml"), "--json"], capsys)
     assert status == 0
     document = json.loads(out)
-    hints = [w for w in document["warnings"] if "did you mean" in w]
+    hints = [w["text"] for w in document["warnings"] if "did you mean" in w["text"]]
+    assert {w["id"] for w in document["warnings"]} == {"unknown-key"}
     assert len(hints) == 3
     assert any(w.endswith("did you mean yarn.scheduler.capacity.root.prod.etl.maximum-capacity?") for w in hints)
     assert any(w.endswith("did you mean yarn.scheduler.capacity.node-locality-delay?") for w in hints)
