@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from yarnspec.impl.config.capacity import PREFIX, ROOT
+from yarnspec.impl.config.capacity import ROOT
+from yarnspec.impl.config.keys import CAPACITY_PREFIX, PREEMPTION_PREFIX
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
-from yarnspec.impl.preemption.config import PREFIX as PREEMPTION_PREFIX
 from yarnspec.impl.preemption.policy import UNMODELLED_SETTINGS
 
 Kind = Literal["unknown", "not-modelled", "ignored"]
@@ -110,9 +110,9 @@ def lint(conf: SchedulerConfiguration) -> list[Finding]:
     for key in conf.properties.names():
         if key.startswith(PREEMPTION_PREFIX):
             finding = _preemption_key(conf, key)
-        elif key.startswith(PREFIX + ROOT + ".") or key == PREFIX + ROOT:
+        elif key.startswith(CAPACITY_PREFIX + ROOT + ".") or key == CAPACITY_PREFIX + ROOT:
             finding = _queue_key(conf, key, queues)
-        elif key.startswith(PREFIX):
+        elif key.startswith(CAPACITY_PREFIX):
             finding = _global_key(conf, key)
         else:
             finding = None
@@ -151,16 +151,16 @@ def _preemption_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
 
 
 def _global_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
-    word = key[len(PREFIX) :]
+    word = key[len(CAPACITY_PREFIX) :]
     if word in GLOBAL_READ:
         return None
     if word in GLOBAL_IGNORED or word.startswith(_GLOBAL_FAMILIES):
         return _ignored(conf, key)
-    return _unknown(conf, key, "CapacityScheduler setting", _did_you_mean(word, GLOBAL_READ | GLOBAL_IGNORED, lambda w: PREFIX + w))
+    return _unknown(conf, key, "CapacityScheduler setting", _did_you_mean(word, GLOBAL_READ | GLOBAL_IGNORED, lambda w: CAPACITY_PREFIX + w))
 
 
 def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> Finding | None:
-    parts = key[len(PREFIX) :].split(".")
+    parts = key[len(CAPACITY_PREFIX) :].split(".")
     depth = max(i for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in queues)
     owner, setting = ".".join(parts[:depth]), ".".join(parts[depth:])
     if setting in QUEUE_READ or _LABEL_SETTING.fullmatch(setting):
@@ -170,7 +170,7 @@ def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> Find
     rest = setting.split(".")
     if len(rest) > 1 and (".".join(rest[1:]) in QUEUE_READ | QUEUE_IGNORED or rest[1] in ("accessible-node-labels", "leaf-queue-template")):
         return None  # a setting of a queue missing from the tree: the queue reader warns about it
-    hint = _did_you_mean(setting, QUEUE_READ | QUEUE_IGNORED, lambda w: f"{PREFIX}{owner}.{w}")
+    hint = _did_you_mean(setting, QUEUE_READ | QUEUE_IGNORED, lambda w: f"{CAPACITY_PREFIX}{owner}.{w}")
     return _unknown(conf, key, f"setting of queue {owner}", hint)
 
 
@@ -182,7 +182,7 @@ def _not_modelled(conf: SchedulerConfiguration) -> list[Finding]:
             found.append(Finding("not-modelled", key, conf.properties.location(key), _NOT_MODELLED_REASON[attribute]))
     for queue in conf.queues:
         for setting, reason in _QUEUE_FEATURES.items():
-            key = f"{PREFIX}{queue.path}.{setting}"
+            key = f"{CAPACITY_PREFIX}{queue.path}.{setting}"
             if (conf.properties.get_trimmed(key) or "").lower() == "true":
                 found.append(Finding("not-modelled", key, conf.properties.location(key), reason))
     return found

@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from yarnspec.impl.config.keys import MONITOR_ENABLE, PREEMPTION_MONITORING_INTERVAL
 from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
@@ -80,7 +81,6 @@ _OPS: dict[str, tuple[str, ...]] = {
 _KILLABLE = ("queue", "count", "first_app", "includes")
 #: The partition every case lives in (the tests use ``RMNodeLabelsManager.NO_LABEL``).
 PARTITION = 0
-MONITORING_INTERVAL = "yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval"
 DEFAULT_INTERVAL_MS = 3000
 
 
@@ -276,7 +276,7 @@ def _world(conf: Mapping[str, str], nodes: list[NodeSpec], apps: list[AppSpec], 
     """The world of the case: one tick is the monitoring interval, and the bounds let every
     step happen (asks up to the largest count, container ids and time without a limit that a
     test could reach)."""
-    interval = int(conf.get(MONITORING_INTERVAL, DEFAULT_INTERVAL_MS))
+    interval = int(conf.get(PREEMPTION_MONITORING_INTERVAL, DEFAULT_INTERVAL_MS))
     most = max([s["containers"] for s in steps if s["op"] == "ask"] + [1])
     bounds = Bounds(max_clock_ms=10**12, tick_ms=max(interval, 1), max_ask=most, max_containers=100_000, node_churn=False)
     try:
@@ -370,7 +370,7 @@ class _Replay:
 
     def _edit_schedule(self, step: Mapping[str, Any]) -> None:
         if self.world.settings.preemption is None:
-            raise CaseFormatError(step["place"], "edit_schedule needs the preemption monitor (conf: yarn.resourcemanager.scheduler.monitor.enable)")
+            raise CaseFormatError(step["place"], f"edit_schedule needs the preemption monitor (conf: {MONITOR_ENABLE})")
         for _ in range(step["repeat"]):
             while not monitor_due(self.world, self.state):
                 self._take("tick")

@@ -28,6 +28,7 @@ from yarnspec.impl.cluster import (
     Queue,
     QueuePartition,
 )
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX
 from yarnspec.impl.preemption.config import GUARANTEE_RULE_KEY, GuaranteeRuleName, PreemptionConfig
 from yarnspec.impl.preemption.context import RoundContext
 from yarnspec.impl.preemption.ideal import IdealMode, compute_ideal_allocation
@@ -39,7 +40,6 @@ from yarnspec.impl.resources import Resource
 from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level, Mode, Settings
 
 NODE = "n1"
-PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."
 
 
 @dataclass(frozen=True)
@@ -238,10 +238,10 @@ def case_file(
         "notation": "mockframework",
         "resource_calculator": "dominant" if dominant else "default",
         "conf": {
-            PREFIX + "max_wait_before_kill": 10000,
-            PREFIX + "total_preemption_per_round": budget_fraction,
-            PREFIX + "natural_termination_factor": settings.natural_termination_factor,
-            PREFIX + "max_ignored_over_capacity": settings.max_ignored_over_capacity,
+            PREEMPTION_PREFIX + "max_wait_before_kill": 10000,
+            PREEMPTION_PREFIX + "total_preemption_per_round": budget_fraction,
+            PREEMPTION_PREFIX + "natural_termination_factor": settings.natural_termination_factor,
+            PREEMPTION_PREFIX + "max_ignored_over_capacity": settings.max_ignored_over_capacity,
         }
         | ({GUARANTEE_RULE_KEY: guarantees} if guarantees != "effective" else {}),
         "input": {

@@ -38,10 +38,6 @@ from yarnspec.spec.scheduler.reference_limits import Limits
 from yarnspec.spec.scheduler.verdicts import Verdicts
 from yarnspec.spec.transition_system import Invariant, JSONValue, Progress, TransitionSystem, leads_to
 
-PREFIX = "yarn.scheduler.capacity."
-MONITOR = "yarn.resourcemanager.scheduler.monitor.enable"
-PREEMPTION = "yarn.resourcemanager.monitor.capacity.preemption."
-
 
 class ModelState(NamedTuple):
     """A scheduler state and the step invariants broken by the step that reached it

@@ -20,7 +20,6 @@ from yarnspec.checks.conformance.outcome import ExpectationMismatch, Verdict
 from yarnspec.checks.conformance.paths import BUILTIN_CASES
 
 FOLDER = BUILTIN_CASES / "hadoop-lazy-preemption" / "TestCapacitySchedulerLazyPreemption"
-LAZY = "yarn.scheduler.capacity.lazy-preemption-enabled"
 #: The upstream class's test methods at release-3.3.0-RC0 (read from the Java file), with the
 #: verdict each case must have and, for an UNSUPPORTED one, a words of its reason.
 METHODS = {
@@ -58,7 +57,7 @@ def test_each_case_has_its_verdict(method: str) -> None:
 
 def test_without_lazy_preemption_the_policy_kills_and_the_simple_case_fails() -> None:
     case = _case("testSimplePreemption")
-    case["conf"][LAZY] = "false"
+    case["conf"][LAZY_PREEMPTION_ENABLED] = "false"
     with pytest.raises(ExpectationMismatch) as caught:
         run_case(case)
     assert caught.value.place == "steps[8].killable[0].count" and caught.value.actual == 0
