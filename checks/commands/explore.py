@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from yarnspec.impl.errors import InputError
-from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant, find_scenario
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant
 
 from yarnspec.checks.commands import explore_scale
 from yarnspec.checks.commands.number_options import whole_number_argument

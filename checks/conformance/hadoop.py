@@ -427,7 +427,6 @@ class _Replay:
             raise ExpectationMismatch(place, "a completed editSchedule round", _crash(exc), "the policy raised") from exc
 
     def _check_events(self, expectation: EventExpectation) -> None:
-        snapshot = self.cluster.snapshot
         declared = expectation.declared_app_id
         if declared is not None and declared != expectation.app:
             self.report.warnings.append(

@@ -36,7 +36,6 @@ from yarnspec.checks.explore.arguments import whole_number
 from yarnspec.checks.explore.backends import Backend, InlineBackend, ProcessBackend
 from yarnspec.checks.explore.bfs import GC_FIRST_GENERATION
 from yarnspec.checks.explore.checkpoint import Checkpoint, header
-from yarnspec.checks.explore.coverage import Coverage
 from yarnspec.checks.explore.fingerprint import collision_probability
 from yarnspec.checks.explore.model_source import ModelSource
 from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, Candidates, Expansion, SearchOptions, Tag

@@ -124,10 +124,6 @@ class Domain:
         mode += ", balance mode" if self.mode.balance else ""
         return f"{self.calculator_name} calculator, {self.variant}, {self.bound}{mode}"
 
-    def with_bound(self, bound: Bound) -> Domain:
-        """The same domain at another bound."""
-        return replace(self, bound=bound)
-
     def resources(self) -> list[Domain]:
         """The domain split by the root resource, one domain per resource vector of the bound
         (DRF: every comparison divides by the resource, which is linear only when it is a

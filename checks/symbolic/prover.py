@@ -10,7 +10,7 @@ or an induction obligation fails without a real counterexample being found.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -80,15 +80,3 @@ def total_seconds(answers: Sequence[Answer]) -> float:
     return sum(a.seconds for a in answers)
 
 
-def first_model(
-    solver: Solver, depths: Sequence[int], query: Callable[[int], Sequence[Any]], name: str
-) -> tuple[Answer | None, list[Answer]]:
-    """Try ``query(depth)`` for each depth in turn; the first satisfiable answer (or None)
-    and every answer given."""
-    answers = []
-    for depth in depths:
-        answer = solver.check(f"{name} (depth {depth})", query(depth))
-        answers.append(answer)
-        if answer.result == "sat":
-            return answer, answers
-    return None, answers

@@ -192,13 +192,6 @@ class SchedulerState(NamedTuple):
         """Per node slot, whether it is registered."""
         return tuple(n.live for n in self.nodes)
 
-    def mark_time(self, cid: int) -> int | None:
-        """When the monitor marked this container for preemption, or ``None``."""
-        for marked, at in self.marks:
-            if marked == cid:
-                return at
-        return None
-
 
 #: A container's id, as a C-level key for the bisection in :meth:`SchedulerState.container`.
 _CID = attrgetter("cid")

@@ -56,11 +56,6 @@ class ContainerRequest:
     node_label: str | None = None
     relax_locality: bool = True
 
-    @property
-    def has_locality(self) -> bool:
-        """True when the request names nodes."""
-        return self.nodes is not None
-
 
 @dataclass(frozen=True)
 class Container:

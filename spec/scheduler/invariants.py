@@ -411,7 +411,7 @@ def reservation_not_allocated(step: Step) -> str | None:
 def container_ids_unique(step: Step) -> str | None:
     """Container ids are unique and were all handed out (below the next id). Source:
     DESIGN.md; Hadoop ``ContainerId`` from the attempt's counter."""
-    world, state = step.world, step.after
+    state = step.after
     previous = -1
     for c in state.containers:
         if c.cid <= previous:

@@ -22,16 +22,13 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, steps
+from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, kind, label, start, steps
 from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form, placement_slots, renumber_containers
 from yarnspec.impl.scheduler.bookkeeping.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
-from yarnspec.impl.scheduler.inputs.bounds import Bounds
-from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
-from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from yarnspec.impl.scheduler.inputs.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
-from yarnspec.impl.scheduler.world import World, build_world
+from yarnspec.impl.scheduler.inputs.variants import CommitCheck, HeadroomRule
+from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_catalogue import ProgressProperty, PropertyCatalogue
 from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant as ModelInvariant, Step
 from yarnspec.spec.scheduler.reference_limits import Limits

@@ -22,7 +22,6 @@ from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler.invariants import check_state, check_step
 
 
-
 def gb(memory: int, vcores: int = 1) -> Resource:
     """``memory`` GB (in MB) and ``vcores``."""
     return Resource.of(memory * 1024, vcores)

@@ -20,7 +20,7 @@ from yarnspec.impl.scheduler.actions import enabled, label, start, step
 from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
 from yarnspec.impl.scheduler.async_scheduling.try_commit import accept
 from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form
-from yarnspec.impl.scheduler.allocation.limits import Limits, can_assign_to_queue, child_limits, root_limits
+from yarnspec.impl.scheduler.allocation.limits import can_assign_to_queue, child_limits, root_limits
 from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.inputs.bounds import Bounds

@@ -507,6 +507,3 @@ class Edit:
         """Replace a node slot's state."""
         self.nodes[node] = state
 
-    def drop_proposals(self, keep: list[Proposal]) -> None:
-        """Keep only these proposals in flight."""
-        self.proposals = keep

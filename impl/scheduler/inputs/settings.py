@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import Literal
 
 from yarnspec.impl.config.keys import CAPACITY_PREFIX
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration
@@ -19,7 +19,6 @@ from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.inputs.specs import WORLD
 
 NodeSorting = Literal["resource-usage", "usage-ratio"]
-NODE_SORTINGS: tuple[NodeSorting, ...] = get_args(NodeSorting)
 ASYNC_KEY = CAPACITY_PREFIX + "schedule-asynchronously.enable"
 MULTI_NODE_KEY = CAPACITY_PREFIX + "multi-node-placement-enabled"
 SORTING_POLICY_KEY = CAPACITY_PREFIX + "multi-node-sorting.policy"
