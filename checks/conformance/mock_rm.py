@@ -47,7 +47,7 @@ from yarnspec.impl.scheduler.monitor.killable import queue_killable
 from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due
 from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
 from yarnspec.impl.scheduler.inputs.specs import ANY, AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from yarnspec.impl.scheduler.state import Container, SchedulerState
+from yarnspec.impl.scheduler.state import TrackedContainer, SchedulerState
 from yarnspec.impl.scheduler.world import World, build_world
 
 from yarnspec.checks.conformance.case_fields import (
@@ -409,7 +409,7 @@ class _Replay:
 
     # -- names
 
-    def _killable(self, queue: str, place: str) -> list[Container]:
+    def _killable(self, queue: str, place: str) -> list[TrackedContainer]:
         return queue_killable(self.world, self.state, self._queue(queue, place), PARTITION)
 
     def _queue(self, path: str, place: str) -> int:

@@ -114,7 +114,7 @@ class CaseInput:
 
 
 @dataclass(frozen=True)
-class Step:
+class CaseStep:
     """One step: ``op`` with its raw ``args``, ``expect`` and ``conditions``, and its place."""
 
     place: str
@@ -245,7 +245,7 @@ def _conf(conf_obj: Mapping[str, Any], variant_name: str) -> DispatchConf:
         raise CaseFormatError(_conf_place(exc.place), exc.fault) from None
 
 
-def parse_steps(raw: Any) -> list[Step]:
+def parse_steps(raw: Any) -> list[CaseStep]:
     """The ``steps`` list."""
     steps = []
     for i, item in enumerate(as_list(raw, "steps")):
@@ -256,7 +256,7 @@ def parse_steps(raw: Any) -> list[Step]:
                 raise Unsupported(f"{child(place, key)}: step field {key!r} is not read by this runner")
         skipped = obj.get("skipped_assertion")
         steps.append(
-            Step(
+            CaseStep(
                 place=place,
                 op=as_str(required(obj, "op", place), child(place, "op")),
                 args=as_object(obj.get("args", {}), child(place, "args")),
@@ -276,7 +276,7 @@ def parse_steps(raw: Any) -> list[Step]:
 class _Args:
     """Typed access to one step's ``args``, each fault naming ``steps[i].args.<name>``."""
 
-    def __init__(self, step: Step, allowed: Sequence[str]) -> None:
+    def __init__(self, step: CaseStep, allowed: Sequence[str]) -> None:
         self.step = step
         self.place = child(step.place, "args")
         reject_unknown_keys(step.args, allowed, self.place)
@@ -376,7 +376,7 @@ class _Replay:
 
     # ---- helpers -----------------------------------------------------------------------
 
-    def manager(self, step: Step) -> TaskSetManager:
+    def manager(self, step: CaseStep) -> TaskSetManager:
         if self.state.manager is None:
             raise CaseFormatError(child(step.place, "op"), f"{step.op!r} needs a task set, and none exists yet")
         return self.state.manager
@@ -387,7 +387,7 @@ class _Replay:
             raise CaseFormatError(child(args.place, "task_id"), f"no task with id {task_id} was launched by this task set")
         return task_id
 
-    def _no_exclusion_model(self, step: Step) -> None:
+    def _no_exclusion_model(self, step: CaseStep) -> None:
         if self.case_input.exclude_on_failure:
             raise Unsupported(
                 f"{child(step.place, 'op')}: failures with {EXCLUDE_ON_FAILURE}=true would exclude executors "
@@ -396,7 +396,7 @@ class _Replay:
 
     # ---- ops ---------------------------------------------------------------------------
 
-    def run_step(self, step: Step) -> _Outcome:
+    def run_step(self, step: CaseStep) -> _Outcome:
         handler = OPS.get(step.op)
         if handler is None:
             raise Unsupported(f"{child(step.place, 'op')}: unknown op {step.op!r}")
@@ -404,7 +404,7 @@ class _Replay:
             raise Unsupported(f"{child(step.place, 'conditions')}: conditions are read only on resource_offer")
         return handler(self, step)
 
-    def op_resource_offer(self, step: Step) -> _Outcome:
+    def op_resource_offer(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("exec_id", "host", "max_locality"))
         manager = self.manager(step)
         executor_id, host, cap = args.text("exec_id"), args.text("host"), args.level("max_locality")
@@ -423,27 +423,27 @@ class _Replay:
             manager.excluded_nodes, manager.excluded_executors = saved
         return _Outcome(offer=result)
 
-    def op_advance_clock(self, step: Step) -> _Outcome:
+    def op_advance_clock(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("ms",))
         self.state.now += args.integer("ms", minimum=0)
         return _Outcome()
 
-    def op_check(self, step: Step) -> _Outcome:
+    def op_check(self, step: CaseStep) -> _Outcome:
         _Args(step, ())
         return _Outcome()
 
-    def op_set_zombie(self, step: Step) -> _Outcome:
+    def op_set_zombie(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("value",))
         self.manager(step).is_zombie = args.flag("value")
         return _Outcome()
 
-    def op_handle_successful_task(self, step: Step) -> _Outcome:
+    def op_handle_successful_task(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("task_id",))
         manager = self.manager(step)
         manager.handle_successful_task(self._task_id(args, manager), self.state.now)
         return _Outcome()
 
-    def op_handle_failed_task(self, step: Step) -> _Outcome:
+    def op_handle_failed_task(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("task_id", "state", "reason"))
         manager = self.manager(step)
         task_id = self._task_id(args, manager)
@@ -459,19 +459,19 @@ class _Replay:
         manager.handle_failed_task(task_id, state, reason, self.state.now)
         return _Outcome()
 
-    def op_scheduler_add_executor(self, step: Step) -> _Outcome:
+    def op_scheduler_add_executor(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("exec_id", "host"))
         self.state.sched.add_executor(args.text("exec_id"), args.text("host"))
         return _Outcome()
 
-    def op_scheduler_remove_executor(self, step: Step) -> _Outcome:
+    def op_scheduler_remove_executor(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("exec_id",))
         executor_id = args.text("exec_id")
         if self.state.sched.remove_executor(executor_id) is None:
             raise CaseFormatError(child(args.place, "exec_id"), f"executor {executor_id!r} is not registered")
         return _Outcome()
 
-    def op_scheduler_decommission_executor(self, step: Step) -> _Outcome:
+    def op_scheduler_decommission_executor(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("exec_id", "worker_host"))
         worker = step.args.get("worker_host")
         if worker is not None:
@@ -479,31 +479,31 @@ class _Replay:
         self.state.sched.executor_decommission(args.text("exec_id"), worker)
         return _Outcome()
 
-    def op_scheduler_executor_lost(self, step: Step) -> _Outcome:
+    def op_scheduler_executor_lost(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("exec_id", "reason"))
         reason = _loss_reason(args.raw("reason"), child(args.place, "reason"))
         self.state.sched.executor_lost(args.text("exec_id"), reason, self.state.now)
         return _Outcome()
 
-    def op_manager_executor_added(self, step: Step) -> _Outcome:
+    def op_manager_executor_added(self, step: CaseStep) -> _Outcome:
         _Args(step, ())
         self.manager(step).executor_added()
         return _Outcome()
 
-    def op_manager_executor_lost(self, step: Step) -> _Outcome:
+    def op_manager_executor_lost(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("exec_id", "host", "reason"))
         reason = _loss_reason(args.raw("reason"), child(args.place, "reason"))
         self.manager(step).executor_lost(args.text("exec_id"), args.text("host"), reason, self.state.now)
         return _Outcome()
 
-    def op_mark_running_tasks_launched(self, step: Step) -> _Outcome:
+    def op_mark_running_tasks_launched(self, step: CaseStep) -> _Outcome:
         _Args(step, ())
         manager = self.manager(step)
         for task_id in manager.running:
             manager.task_running(task_id)
         return _Outcome()
 
-    def op_mark_speculatable(self, step: Step) -> _Outcome:
+    def op_mark_speculatable(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("task_indices",))
         manager = self.manager(step)
         place = child(args.place, "task_indices")
@@ -514,16 +514,16 @@ class _Replay:
             manager.mark_speculatable(index)
         return _Outcome()
 
-    def op_check_speculatable_tasks(self, step: Step) -> _Outcome:
+    def op_check_speculatable_tasks(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("min_time_to_speculation_ms",))
         found = self.manager(step).check_speculatable_tasks(args.integer("min_time_to_speculation_ms", minimum=0), self.state.now)
         return _Outcome(returned=found)
 
-    def op_parse_task_location(self, step: Step) -> _Outcome:
+    def op_parse_task_location(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("location",))
         return _Outcome(location=_location(args.text("location"), child(args.place, "location")))
 
-    def op_submit_task_set(self, step: Step) -> _Outcome:
+    def op_submit_task_set(self, step: CaseStep) -> _Outcome:
         if step.args:
             task_set = parse_task_set(step.args, child(step.place, "args"))
         elif self.state.pending_task_set is not None:
@@ -534,7 +534,7 @@ class _Replay:
         self.state.manager = self.state.sched.submit_tasks(task_set, self.state.now)
         return _Outcome()
 
-    def op_scheduler_resource_offers(self, step: Step) -> _Outcome:
+    def op_scheduler_resource_offers(self, step: CaseStep) -> _Outcome:
         args = _Args(step, ("offers", "is_all_free_resources", "shuffle"))
         place = child(args.place, "offers")
         offers = []
@@ -564,7 +564,7 @@ class _Replay:
 
     # ---- expectations ------------------------------------------------------------------
 
-    def compare(self, step: Step, outcome: _Outcome, state: _State | None = None, label: str = "") -> None:
+    def compare(self, step: CaseStep, outcome: _Outcome, state: _State | None = None, label: str = "") -> None:
         """Check every expectation of ``step``; derived ones only warn."""
         view = _View(self, state or self.state, outcome, step)
         expect_place = child(step.place, "expect")
@@ -609,7 +609,7 @@ def _orders(n: int) -> list[list[int]]:
     return orders
 
 
-OPS: dict[str, Callable[[_Replay, Step], _Outcome]] = {
+OPS: dict[str, Callable[[_Replay, CaseStep], _Outcome]] = {
     name[3:]: getattr(_Replay, name) for name in dir(_Replay) if name.startswith("op_")
 }
 
@@ -626,7 +626,7 @@ class _View:
     replay: _Replay
     state: _State
     outcome: _Outcome
-    step: Step
+    step: CaseStep
 
     def manager(self, place: str) -> TaskSetManager:
         if self.state.manager is None:
@@ -957,7 +957,7 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
         if step.skipped_assertion:
             replay.warnings.append(f"{child(step.place, 'skipped_assertion')}: upstream assertion not replayed: {step.skipped_assertion}")
     if final:
-        closing = Step("", "check", {}, final, {}, None)
+        closing = CaseStep("", "check", {}, final, {}, None)
         replay.compare(closing, _Outcome())
     require_step_assertions(case)
     return replay.warnings

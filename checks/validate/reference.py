@@ -25,7 +25,7 @@ from yarnspec.spec.contracts.spark_placement import placement_input
 
 from yarnspec.checks.conformance import hadoop, mockframework, qdata
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
-from yarnspec.checks.conformance.spark_taskset import Step, _Outcome, _Replay, _start, parse_input
+from yarnspec.checks.conformance.spark_taskset import CaseStep, _Outcome, _Replay, _start, parse_input
 from yarnspec.checks.validate.world_description import model_of_reset, step_by_label
 
 #: Spark's ``spark.speculation.minTaskRuntime`` default (100 ms), the floor that
@@ -102,7 +102,7 @@ class Dispatch:
             return _Outcome()
         if op == "check_speculatable":
             op, input = "check_speculatable_tasks", {"min_time_to_speculation_ms": MIN_TIME_TO_SPECULATION_MS}
-        return replay.run_step(Step(f"step {op}", op, input, {}, {}, None))
+        return replay.run_step(CaseStep(f"step {op}", op, input, {}, {}, None))
 
 
 def _launched(outcome: _Outcome) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from typing import Any
 
 from yarnspec.impl.scheduler.actions import TABLE, Action, start
 from yarnspec.impl.scheduler.actions.kind import WORLD_DOMAINS, ActionKind, Candidates, Context, StepResult
-from yarnspec.impl.scheduler.bookkeeping.memo import MAX_ACTIONS, MAX_LISTED, Memo, Table, memo_for
+from yarnspec.impl.scheduler.bookkeeping.memo import MAX_ACTIONS, MAX_LISTED, Memo, BoundedTable, memo_for
 from yarnspec.impl.scheduler.state import SchedulerState, initial_state
 from yarnspec.impl.scheduler.world import World
 
@@ -67,7 +67,7 @@ class _StateDomain:
     def __init__(self, candidates: Candidates, kinds: tuple[ActionKind[Any], ...]) -> None:
         self.candidates = candidates
         self.kinds = kinds
-        self.checks: Table[tuple[Any, ...], Checks] = Table(MAX_ACTIONS)
+        self.checks: BoundedTable[tuple[Any, ...], Checks] = BoundedTable(MAX_ACTIONS)
 
     def build(self, args: tuple[Any, ...]) -> Checks:
         """The checks of one candidate, in the group's kind order."""
@@ -92,7 +92,7 @@ class _Segment:
     def __init__(self, reads: Callable[[SchedulerState], Hashable] | None, runs: Runs) -> None:
         self.reads = reads
         self.runs = runs
-        self.listed: Table[Hashable, list[Pair]] = Table(MAX_LISTED)
+        self.listed: BoundedTable[Hashable, list[Pair]] = BoundedTable(MAX_LISTED)
 
 
 #: The enabled-action listing of one world (kinds the world's settings never enable left out):
