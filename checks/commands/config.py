@@ -34,7 +34,7 @@ from yarnspec.impl.resources import Resource
 
 from yarnspec.checks.commands.number_options import whole_number_argument
 from yarnspec.checks.configuration.diff import ConfigDiff, diff
-from yarnspec.checks.configuration.lint import Finding, lint, warnings_of
+from yarnspec.checks.configuration.lint import LintFinding, lint, warnings_of
 
 _PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>[0-9]+):(?P<vcores>[0-9]+)(?::(?P<kind>exclusive|non-exclusive))?")
 
@@ -173,7 +173,7 @@ def parse_partitions(items: Sequence[str]) -> list[Partition]:
 # -- text ------------------------------------------------------------------------------------
 
 
-def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = ()) -> str:
+def format_report(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[LintFinding] = ()) -> str:
     """The whole text report."""
     lines = [f"Files (in merge order): {', '.join(conf.sources)}"]
     not_modelled = [f for f in findings if f.kind == "not-modelled"]
@@ -292,7 +292,7 @@ def _settings(config: PreemptionConfig) -> dict[str, Any]:
 # -- JSON ------------------------------------------------------------------------------------
 
 
-def to_json(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = ()) -> dict[str, Any]:
+def to_json(conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[LintFinding] = ()) -> dict[str, Any]:
     """The report as plain JSON values."""
     document: dict[str, Any] = {
         "sources": list(conf.sources),

@@ -94,7 +94,7 @@ PREEMPTION_IGNORED = frozenset(
 
 
 @dataclass(frozen=True)
-class Finding:
+class LintFinding:
     """One key and what the model makes of it; ``message`` says it in a sentence."""
 
     kind: Kind
@@ -103,9 +103,9 @@ class Finding:
     message: str
 
 
-def lint(conf: SchedulerConfiguration) -> list[Finding]:
+def lint(conf: SchedulerConfiguration) -> list[LintFinding]:
     """Every unknown, not-modelled and ignored key of ``conf``, in file order of keys."""
-    findings: list[Finding] = []
+    findings: list[LintFinding] = []
     queues = set(conf.queues.queues)
     for key in conf.properties.names():
         if key.startswith(PREEMPTION_PREFIX):
@@ -122,7 +122,7 @@ def lint(conf: SchedulerConfiguration) -> list[Finding]:
     return findings
 
 
-def warnings_of(findings: Iterable[Finding]) -> list[str]:
+def warnings_of(findings: Iterable[LintFinding]) -> list[str]:
     """The findings that are warnings (unknown and not-modelled keys), as lines."""
     return [f"{f.location}: {f.key}: {f.message}" for f in findings if f.kind != "ignored"]
 
@@ -132,15 +132,15 @@ def _did_you_mean(word: str, candidates: Iterable[str], render: Callable[[str], 
     return f"; did you mean {render(close[0])}?" if close else ""
 
 
-def _unknown(conf: SchedulerConfiguration, key: str, what: str, hint: str) -> Finding:
-    return Finding("unknown", key, conf.properties.location(key), f"not a {what} Hadoop knows, ignored{hint}")
+def _unknown(conf: SchedulerConfiguration, key: str, what: str, hint: str) -> LintFinding:
+    return LintFinding("unknown", key, conf.properties.location(key), f"not a {what} Hadoop knows, ignored{hint}")
 
 
-def _ignored(conf: SchedulerConfiguration, key: str) -> Finding:
-    return Finding("ignored", key, conf.properties.location(key), "a Hadoop setting the model does not read")
+def _ignored(conf: SchedulerConfiguration, key: str) -> LintFinding:
+    return LintFinding("ignored", key, conf.properties.location(key), "a Hadoop setting the model does not read")
 
 
-def _preemption_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
+def _preemption_key(conf: SchedulerConfiguration, key: str) -> LintFinding | None:
     word = key[len(PREEMPTION_PREFIX) :]
     if key in PREEMPTION_KEYS:
         return None
@@ -150,7 +150,7 @@ def _preemption_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
     return _unknown(conf, key, "preemption setting", _did_you_mean(word, known, lambda w: PREEMPTION_PREFIX + w))
 
 
-def _global_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
+def _global_key(conf: SchedulerConfiguration, key: str) -> LintFinding | None:
     word = key[len(CAPACITY_PREFIX) :]
     if word in GLOBAL_READ:
         return None
@@ -159,7 +159,7 @@ def _global_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
     return _unknown(conf, key, "CapacityScheduler setting", _did_you_mean(word, GLOBAL_READ | GLOBAL_IGNORED, lambda w: CAPACITY_PREFIX + w))
 
 
-def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> Finding | None:
+def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> LintFinding | None:
     parts = key[len(CAPACITY_PREFIX) :].split(".")
     depth = max(i for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in queues)
     owner, setting = ".".join(parts[:depth]), ".".join(parts[depth:])
@@ -174,17 +174,17 @@ def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> Find
     return _unknown(conf, key, f"setting of queue {owner}", hint)
 
 
-def _not_modelled(conf: SchedulerConfiguration) -> list[Finding]:
+def _not_modelled(conf: SchedulerConfiguration) -> list[LintFinding]:
     """Settings that switch on a feature the model does not cover."""
     found = []
     for attribute, key in UNMODELLED_SETTINGS:
         if getattr(conf.preemption, attribute):
-            found.append(Finding("not-modelled", key, conf.properties.location(key), _NOT_MODELLED_REASON[attribute]))
+            found.append(LintFinding("not-modelled", key, conf.properties.location(key), _NOT_MODELLED_REASON[attribute]))
     for queue in conf.queues:
         for setting, reason in _QUEUE_FEATURES.items():
             key = f"{CAPACITY_PREFIX}{queue.path}.{setting}"
             if (conf.properties.get_trimmed(key) or "").lower() == "true":
-                found.append(Finding("not-modelled", key, conf.properties.location(key), reason))
+                found.append(LintFinding("not-modelled", key, conf.properties.location(key), reason))
     return found
 
 

@@ -38,7 +38,7 @@ from yarnspec.checks.explore.bfs import GC_FIRST_GENERATION
 from yarnspec.checks.explore.checkpoint import Checkpoint, header
 from yarnspec.checks.explore.fingerprint import collision_probability
 from yarnspec.checks.explore.model_source import ModelSource
-from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, Candidates, Expansion, SearchOptions, Tag
+from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, ReceivedStates, Expansion, SearchOptions, Tag
 from yarnspec.checks.explore.progress import ProgressLine
 from yarnspec.checks.explore.result import ExploreResult, Stats, Verdict, peak_rss_bytes
 from yarnspec.checks.explore.timing import Clock, print_profile, profile_requested
@@ -337,7 +337,7 @@ class _Coordinator:
 
     @staticmethod
     def _first_event(
-        expansions: list[Expansion], found: list[Candidates], cut: Tag | None
+        expansions: list[Expansion], found: list[ReceivedStates], cut: Tag | None
     ) -> tuple[Tag, str, int, str, str] | None:
         """The first violation or deadlock in the one-worker order: ``(tag, kind, partition,
         name, message)``; a deadlock's tag is ``(rank, -1)``, before any successor of it."""

@@ -28,7 +28,7 @@ class Obligation:
 
 
 @dataclass(frozen=True)
-class Answer:
+class SolverAnswer:
     """z3's answer to one query: ``unsat``, ``sat`` (with the model) or ``unknown``."""
 
     name: str
@@ -43,9 +43,9 @@ class Solver:
     """A z3 front end with a per-query time limit (milliseconds, 0 = none)."""
 
     timeout_ms: int = 0
-    answers: list[Answer] = field(default_factory=list)
+    answers: list[SolverAnswer] = field(default_factory=list)
 
-    def check(self, name: str, constraints: Sequence[Any]) -> Answer:
+    def check(self, name: str, constraints: Sequence[Any]) -> SolverAnswer:
         """Ask z3 whether ``constraints`` can all hold."""
         solver = z3.Solver()
         if self.timeout_ms:
@@ -55,15 +55,15 @@ class Solver:
         result = solver.check()
         seconds = time.perf_counter() - started
         if result == z3.unsat:
-            answer = Answer(name, "unsat", seconds)
+            answer = SolverAnswer(name, "unsat", seconds)
         elif result == z3.sat:
-            answer = Answer(name, "sat", seconds, solver.model())
+            answer = SolverAnswer(name, "sat", seconds, solver.model())
         else:
-            answer = Answer(name, "unknown", seconds, reason=str(solver.reason_unknown()))
+            answer = SolverAnswer(name, "unknown", seconds, reason=str(solver.reason_unknown()))
         self.answers.append(answer)
         return answer
 
-    def discharge(self, obligations: Sequence[Obligation]) -> tuple[bool, list[Answer]]:
+    def discharge(self, obligations: Sequence[Obligation]) -> tuple[bool, list[SolverAnswer]]:
         """Check every obligation in order, stopping at the first that is not ``unsat``;
         ``(all unsat, answers)``."""
         answers = []
@@ -75,7 +75,7 @@ class Solver:
         return True, answers
 
 
-def total_seconds(answers: Sequence[Answer]) -> float:
+def total_seconds(answers: Sequence[SolverAnswer]) -> float:
     """The solver time of a list of answers."""
     return sum(a.seconds for a in answers)
 

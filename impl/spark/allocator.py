@@ -227,7 +227,7 @@ class Executor:
 
 
 @dataclass(frozen=True)
-class Launch:
+class PendingLaunch:
     """A launch in progress (``numExecutorsStarting`` counts these)."""
 
     executor_id: str
@@ -327,7 +327,7 @@ class YarnAllocator:
     hints: PlacementHints = PlacementHints()
     clock_ms: int = 0
     executors: tuple[Executor, ...] = ()
-    launches: tuple[Launch, ...] = ()
+    launches: tuple[PendingLaunch, ...] = ()
     launching: frozenset[str] = frozenset()
     released: frozenset[str] = frozenset()
     last_executor_number: int = 0
@@ -581,7 +581,7 @@ class YarnAllocator:
             cid = container.container_id
             state = replace(state, last_executor_number=number)
             if state.num_executors_running < state.target:
-                launch = Launch(executor_id, cid, container.host)
+                launch = PendingLaunch(executor_id, cid, container.host)
                 fate = ContainerFate(cid, container.host, Fate.LAUNCHED, executor_id)
                 state = replace(
                     state,
