@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 #: The project's root folder (the one holding ``pyproject.toml``) when run from a checkout.
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def default_conformance_dir() -> Path | None:
@@ -27,4 +27,4 @@ def default_conformance_dir() -> Path | None:
 
 #: Cases shipped with the package (Hadoop's intra-queue preemption tests, transcribed), laid
 #: out as the shared folder is: ``<family>/<TestClass>/<testMethod>.json``.
-BUILTIN_CASES = Path(__file__).resolve().parent / "conformance" / "cases"
+BUILTIN_CASES = Path(__file__).resolve().parent / "cases"
