@@ -5,7 +5,7 @@ upstream class it comes from) and a predicate over what it judges. Each family o
 specification judges its own subject and reports in its own verdict, and adds what only it
 needs by subclassing:
 
-* the scheduler model (:class:`yarnspec.spec.scheduler.invariants.Invariant`): a ``Step``,
+* the scheduler model (:class:`yarnspec.spec.scheduler.invariants.SchedulerInvariant`): a ``SchedulerStep``,
   ``None`` or one message; adds the action kinds that can break a step invariant;
 * the preemption round (:class:`yarnspec.spec.preemption.invariants.RoundProperty`): a ``Round``, a list
   of ``Violation`` s; adds the policy rules a property needs to be promised;

@@ -3,7 +3,7 @@
 A :class:`ProgressProperty` is ``premise ~> goal`` over the scheduler model's states under weak
 fairness of named action classes; the model's own are ``reservation-progress`` and
 ``guarantee-progress`` (:data:`yarnspec.spec.scheduler.model.PROGRESS_PROPERTIES`). A
-registered invariant is a :class:`~yarnspec.spec.scheduler.invariants.Invariant`, the one
+registered invariant is a :class:`~yarnspec.spec.scheduler.invariants.SchedulerInvariant`, the one
 type of the catalogue's invariants (a state invariant, or a step invariant naming the action
 kinds that can break it), checked together with the whole catalogue.
 
@@ -24,7 +24,7 @@ from yarnspec.impl.scheduler.actions import fair_classes
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_guard import guarded
-from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, Invariant
+from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, SchedulerInvariant
 
 __all__ = ["INVARIANTS", "ProgressProperty", "PropertyCatalogue", "Registered", "StatePredicate"]
 
@@ -66,7 +66,7 @@ class ProgressProperty:
         return self.goal(world, state)
 
 
-Registered = ProgressProperty | Invariant
+Registered = ProgressProperty | SchedulerInvariant
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class PropertyCatalogue:
     """
 
     progress: Mapping[str, ProgressProperty]
-    invariants: Mapping[str, Invariant] = field(default_factory=dict)
+    invariants: Mapping[str, SchedulerInvariant] = field(default_factory=dict)
 
     def names(self) -> list[str]:
         """Every name a question may give, ``invariants`` first."""
@@ -106,7 +106,7 @@ class PropertyCatalogue:
         invariants = dict(self.invariants)
         taken = {INVARIANTS, *progress, *invariants, *(i.name for i in STATE_INVARIANTS), *(i.name for i in STEP_INVARIANTS)}
         for item in items:
-            if not isinstance(item, (ProgressProperty, Invariant)):
+            if not isinstance(item, (ProgressProperty, SchedulerInvariant)):
                 raise InputError(source, place, f"expected a ProgressProperty or an Invariant, got {type(item).__name__}")
             if item.name in taken:
                 raise InputError(source, place, f"property name {item.name!r} is already taken")

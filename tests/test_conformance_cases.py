@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from yarnspec.checks.conformance import runner
-from yarnspec.checks.conformance.outcome import Verdict
+from yarnspec.checks.conformance.outcome import CaseVerdict
 
 from .conftest import CONFORMANCE_DIR
 
@@ -37,10 +37,10 @@ CASE_FILES = _case_files()
 @pytest.mark.parametrize("path", CASE_FILES, ids=[str(p.relative_to(CONFORMANCE_DIR)) for p in CASE_FILES])
 def test_case(path: Path) -> None:
     outcome = runner.run_one(path)
-    if outcome.verdict is Verdict.UNSUPPORTED and outcome.case_id in ACCEPTED_UNSUPPORTED:
+    if outcome.verdict is CaseVerdict.UNSUPPORTED and outcome.case_id in ACCEPTED_UNSUPPORTED:
         assert ACCEPTED_UNSUPPORTED[outcome.case_id] in outcome.detail
         return
-    assert outcome.verdict is Verdict.PASS, f"{outcome.verdict.value}: {outcome.detail}"
+    assert outcome.verdict is CaseVerdict.PASS, f"{outcome.verdict.value}: {outcome.detail}"
 
 
 def test_every_family_is_present() -> None:

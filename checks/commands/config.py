@@ -36,7 +36,7 @@ from yarnspec.impl.resources import Resource
 from yarnspec.checks.commands.number_options import whole_number_argument
 from yarnspec.checks.configuration.diff import ConfigDiff, diff, preemption_settings
 from yarnspec.checks.configuration.allow_list import AllowRule, allow_rules, is_allowed
-from yarnspec.checks.configuration.lint import Finding, all_warnings, lint
+from yarnspec.checks.configuration.lint import LintFinding, all_warnings, lint
 from yarnspec.impl.config.warning import ConfigWarning
 
 _PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>[0-9]+):(?P<vcores>[0-9]+)(?::(?P<kind>exclusive|non-exclusive))?")
@@ -246,7 +246,7 @@ def parse_partitions(items: Sequence[str]) -> list[Partition]:
 
 
 def format_report(
-    conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = (), rules: Sequence[AllowRule] = ()
+    conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[LintFinding] = (), rules: Sequence[AllowRule] = ()
 ) -> str:
     """The whole text report; warnings that ``rules`` allow are counted, not listed."""
     lines = [f"Files (in merge order): {', '.join(conf.sources)}"]
@@ -362,7 +362,7 @@ def _value(value: object) -> str:
 
 
 def to_json(
-    conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[Finding] = (), rules: Sequence[AllowRule] = ()
+    conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[LintFinding] = (), rules: Sequence[AllowRule] = ()
 ) -> dict[str, Any]:
     """The report as plain JSON values (``warnings``: those no rule allows, ``allowed``: the
     others, each with its ``id``, ``key`` and ``text``)."""

@@ -184,7 +184,7 @@ MAX_TIMEOUT_SECONDS = 4_294_967
 
 
 @dataclass(frozen=True)
-class Options:
+class ProveOptions:
     """The validated arguments."""
 
     names: tuple[str, ...]
@@ -196,14 +196,14 @@ class Options:
     json: bool
 
 
-def options(args: argparse.Namespace) -> Options:
+def options(args: argparse.Namespace) -> ProveOptions:
     """Validate the parsed arguments; :class:`InputError` naming the option otherwise."""
     variant = str(args.variant)
     if variant not in VARIANTS:
         raise InputError(_SOURCE, "--variant", f"expected one of {', '.join(VARIANTS)}, found {variant!r}")
     bound = parse_bound(args.bound, "--bound") if args.bound is not None else None
     seconds = whole_number_argument(str(args.timeout), _SOURCE, "--timeout", 0, MAX_TIMEOUT_SECONDS)
-    return Options(tuple(args.names), variant, bound, bool(args.findings), seconds * 1000, args.case_out, bool(args.json))
+    return ProveOptions(tuple(args.names), variant, bound, bool(args.findings), seconds * 1000, args.case_out, bool(args.json))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -240,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if proved == len(results) else 1
 
 
-def _maybe_write_case(spec: ProofSpec, result: ProofResult, opts: Options) -> tuple[ProofResult, Path | None]:
+def _maybe_write_case(spec: ProofSpec, result: ProofResult, opts: ProveOptions) -> tuple[ProofResult, Path | None]:
     """Attach and write the case file of a level counterexample the reference reproduces."""
     example = result.counterexample
     if not isinstance(example, Counterexample) or not example.reference_breaks or opts.case_out is None:

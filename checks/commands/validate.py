@@ -13,7 +13,6 @@ from yarnspec.spec.contracts import Contract, contract_named
 from yarnspec.spec.contracts.observable import FieldRule
 
 from yarnspec.checks.validate.adapter import StartFault
-from yarnspec.checks.validate.engine import Finding
 from yarnspec.checks.validate.families import family_of
 from yarnspec.checks.validate.load import load_adapter
 from yarnspec.checks.validate.findings_out import check_out_folder, write_file
@@ -187,6 +186,3 @@ def run_trace(args: argparse.Namespace) -> int:
     return EXIT_OK if verdict.explained else EXIT_FOUND
 
 
-def finding_summary(finding: Finding) -> str:
-    """One line naming a finding (for tests and benchmarks)."""
-    return f"{finding.kind} [{finding.phase}] {finding.label}: {finding.lines[0] if finding.lines else ''}"

@@ -29,7 +29,8 @@ from typing import Any, Literal
 
 from yarnspec.impl.cluster import Partition, Queue
 from yarnspec.impl.config.build import queues_for_snapshot
-from yarnspec.impl.config.capacity import PREFIX, QueueConfig
+from yarnspec.impl.config.capacity import QueueConfig
+from yarnspec.impl.config.keys import CAPACITY_PREFIX
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.preemption.config import PreemptionConfig
 
@@ -170,7 +171,7 @@ def _resources(conf: SchedulerConfiguration, partitions: Sequence[Partition]) ->
 
 
 def _removal_refused(queue: QueueConfig, new: SchedulerConfiguration) -> str:
-    state_key = f"{PREFIX}{queue.path}.state"
+    state_key = f"{CAPACITY_PREFIX}{queue.path}.state"
     new_state = (new.properties.get_trimmed(state_key) or "").upper()
     if queue.state == "STOPPED" or new_state == "STOPPED":
         return ""

@@ -24,11 +24,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from yarnspec.impl.config.capacity import PREFIX, ROOT
+from yarnspec.impl.config.capacity import ROOT
+from yarnspec.impl.config.keys import CAPACITY_PREFIX, PREEMPTION_PREFIX
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
-from yarnspec.impl.preemption.config import PREFIX as PREEMPTION_PREFIX
 from yarnspec.impl.preemption.policy import UNMODELLED_SETTINGS
 
 Kind = Literal["unknown", "not-modelled", "ignored"]
@@ -95,7 +95,7 @@ PREEMPTION_IGNORED = frozenset(
 
 
 @dataclass(frozen=True)
-class Finding:
+class LintFinding:
     """One key and what the model makes of it; ``message`` says it in a sentence."""
 
     kind: Kind
@@ -110,16 +110,16 @@ class Finding:
         return {"unknown": "unknown-key", "not-modelled": "not-modelled"}.get(self.kind, "ignored")
 
 
-def lint(conf: SchedulerConfiguration) -> list[Finding]:
+def lint(conf: SchedulerConfiguration) -> list[LintFinding]:
     """Every unknown, not-modelled and ignored key of ``conf``, in file order of keys."""
-    findings: list[Finding] = []
+    findings: list[LintFinding] = []
     queues = set(conf.queues.queues)
     for key in conf.properties.names():
         if key.startswith(PREEMPTION_PREFIX):
             finding = _preemption_key(conf, key)
-        elif key.startswith(PREFIX + ROOT + ".") or key == PREFIX + ROOT:
+        elif key.startswith(CAPACITY_PREFIX + ROOT + ".") or key == CAPACITY_PREFIX + ROOT:
             finding = _queue_key(conf, key, queues)
-        elif key.startswith(PREFIX):
+        elif key.startswith(CAPACITY_PREFIX):
             finding = _global_key(conf, key)
         else:
             finding = None
@@ -129,12 +129,12 @@ def lint(conf: SchedulerConfiguration) -> list[Finding]:
     return findings
 
 
-def warnings_of(findings: Iterable[Finding]) -> list[str]:
+def warnings_of(findings: Iterable[LintFinding]) -> list[str]:
     """The findings that are warnings (unknown and not-modelled keys), as lines."""
     return [f"{f.location}: {f.key}: {f.message}" for f in findings if f.kind != "ignored"]
 
 
-def all_warnings(conf: SchedulerConfiguration, findings: Iterable[Finding]) -> list[ConfigWarning]:
+def all_warnings(conf: SchedulerConfiguration, findings: Iterable[LintFinding]) -> list[ConfigWarning]:
     """Every warning ``config`` prints for ``conf``: the reader's, then the findings that are
     warnings, each with its stable id and key."""
     read = [w if isinstance(w, ConfigWarning) else ConfigWarning("other", "", w) for w in conf.warnings]
@@ -146,15 +146,15 @@ def _did_you_mean(word: str, candidates: Iterable[str], render: Callable[[str], 
     return f"; did you mean {render(close[0])}?" if close else ""
 
 
-def _unknown(conf: SchedulerConfiguration, key: str, what: str, hint: str) -> Finding:
-    return Finding("unknown", key, conf.properties.location(key), f"not a {what} Hadoop knows, ignored{hint}")
+def _unknown(conf: SchedulerConfiguration, key: str, what: str, hint: str) -> LintFinding:
+    return LintFinding("unknown", key, conf.properties.location(key), f"not a {what} Hadoop knows, ignored{hint}")
 
 
-def _ignored(conf: SchedulerConfiguration, key: str) -> Finding:
-    return Finding("ignored", key, conf.properties.location(key), "a Hadoop setting the model does not read")
+def _ignored(conf: SchedulerConfiguration, key: str) -> LintFinding:
+    return LintFinding("ignored", key, conf.properties.location(key), "a Hadoop setting the model does not read")
 
 
-def _preemption_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
+def _preemption_key(conf: SchedulerConfiguration, key: str) -> LintFinding | None:
     word = key[len(PREEMPTION_PREFIX) :]
     if key in PREEMPTION_KEYS:
         return None
@@ -164,17 +164,17 @@ def _preemption_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
     return _unknown(conf, key, "preemption setting", _did_you_mean(word, known, lambda w: PREEMPTION_PREFIX + w))
 
 
-def _global_key(conf: SchedulerConfiguration, key: str) -> Finding | None:
-    word = key[len(PREFIX) :]
+def _global_key(conf: SchedulerConfiguration, key: str) -> LintFinding | None:
+    word = key[len(CAPACITY_PREFIX) :]
     if word in GLOBAL_READ:
         return None
     if word in GLOBAL_IGNORED or word.startswith(_GLOBAL_FAMILIES):
         return _ignored(conf, key)
-    return _unknown(conf, key, "CapacityScheduler setting", _did_you_mean(word, GLOBAL_READ | GLOBAL_IGNORED, lambda w: PREFIX + w))
+    return _unknown(conf, key, "CapacityScheduler setting", _did_you_mean(word, GLOBAL_READ | GLOBAL_IGNORED, lambda w: CAPACITY_PREFIX + w))
 
 
-def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> Finding | None:
-    parts = key[len(PREFIX) :].split(".")
+def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> LintFinding | None:
+    parts = key[len(CAPACITY_PREFIX) :].split(".")
     depth = max(i for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in queues)
     owner, setting = ".".join(parts[:depth]), ".".join(parts[depth:])
     if setting in QUEUE_READ or _LABEL_SETTING.fullmatch(setting):
@@ -184,21 +184,21 @@ def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> Find
     rest = setting.split(".")
     if len(rest) > 1 and (".".join(rest[1:]) in QUEUE_READ | QUEUE_IGNORED or rest[1] in ("accessible-node-labels", "leaf-queue-template")):
         return None  # a setting of a queue missing from the tree: the queue reader warns about it
-    hint = _did_you_mean(setting, QUEUE_READ | QUEUE_IGNORED, lambda w: f"{PREFIX}{owner}.{w}")
+    hint = _did_you_mean(setting, QUEUE_READ | QUEUE_IGNORED, lambda w: f"{CAPACITY_PREFIX}{owner}.{w}")
     return _unknown(conf, key, f"setting of queue {owner}", hint)
 
 
-def _not_modelled(conf: SchedulerConfiguration) -> list[Finding]:
+def _not_modelled(conf: SchedulerConfiguration) -> list[LintFinding]:
     """Settings that switch on a feature the model does not cover."""
     found = []
     for attribute, key in UNMODELLED_SETTINGS:
         if getattr(conf.preemption, attribute):
-            found.append(Finding("not-modelled", key, conf.properties.location(key), _NOT_MODELLED_REASON[attribute]))
+            found.append(LintFinding("not-modelled", key, conf.properties.location(key), _NOT_MODELLED_REASON[attribute]))
     for queue in conf.queues:
         for setting, reason in _QUEUE_FEATURES.items():
-            key = f"{PREFIX}{queue.path}.{setting}"
+            key = f"{CAPACITY_PREFIX}{queue.path}.{setting}"
             if (conf.properties.get_trimmed(key) or "").lower() == "true":
-                found.append(Finding("not-modelled", key, conf.properties.location(key), reason))
+                found.append(LintFinding("not-modelled", key, conf.properties.location(key), reason))
     return found
 
 

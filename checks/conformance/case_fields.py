@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
+from yarnspec.impl.config.keys import CAPACITY_PREFIX
 
 #: Keys that only explain (README, "Rules common to both families"): never decide a verdict.
 EXPLANATORY_KEYS = frozenset({"derived", "notes", "comment"})
@@ -164,13 +165,12 @@ def conf_place(key: str, place: str = "conf") -> str:
     return quoted(place, key)
 
 
-DISABLE_PREEMPTION_PREFIX = "yarn.scheduler.capacity."
 DISABLE_PREEMPTION_SUFFIX = ".disable_preemption"
 
 
 def disable_preemption_key(queue_path: str) -> str:
     """The property that disables preemption for one queue path."""
-    return f"{DISABLE_PREEMPTION_PREFIX}{queue_path}{DISABLE_PREEMPTION_SUFFIX}"
+    return f"{CAPACITY_PREFIX}{queue_path}{DISABLE_PREEMPTION_SUFFIX}"
 
 
 def explicit_disable_preemption(conf: Mapping[str, Any], queue_path: str) -> bool | None:
@@ -183,7 +183,7 @@ def explicit_disable_preemption(conf: Mapping[str, Any], queue_path: str) -> boo
 
 def intra_queue_disable_key(queue_path: str) -> str:
     """The property that disables intra-queue preemption for one queue path."""
-    return f"{DISABLE_PREEMPTION_PREFIX}{queue_path}.intra-queue-preemption{DISABLE_PREEMPTION_SUFFIX}"
+    return f"{CAPACITY_PREFIX}{queue_path}.intra-queue-preemption{DISABLE_PREEMPTION_SUFFIX}"
 
 
 def explicit_intra_queue_disable(conf: Mapping[str, Any], queue_path: str) -> bool | None:
@@ -198,7 +198,7 @@ def ordering_policy_key(queue_name: str) -> str:
     """The property the harness reads a leaf's application ordering policy from: the root's
     child of that short name (``ProportionalCapacityPreemptionPolicyMockFramework`` builds
     ``yarn.scheduler.capacity.root.<name>.ordering-policy``)."""
-    return f"{DISABLE_PREEMPTION_PREFIX}root.{queue_name}.ordering-policy"
+    return f"{CAPACITY_PREFIX}root.{queue_name}.ordering-policy"
 
 
 def ordering_policy(conf: Mapping[str, Any], queue_name: str) -> str:

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from yarnspec.impl.calculator import CALCULATOR_CLASSES, ResourceCalculator, calculator
 from yarnspec.impl.cluster import Application, ClusterSnapshot, Container, ContainerId
+from yarnspec.impl.config.keys import RESOURCE_CALCULATOR
 from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.preemption.config import KNOWN_KEYS, PreemptionConfig
 from yarnspec.impl.preemption.ordering import victim_order_of_apps, victim_order_of_containers
@@ -47,7 +48,6 @@ from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMism
 from yarnspec.checks.conformance.parser_asserts import check_parser_asserts, validate_parser_asserts
 
 NOTATIONS = ("qdata", "mockframework", "unit")
-CALCULATOR_KEY = "yarn.scheduler.capacity.resource-calculator"
 ANY = "any"
 
 #: ``state_asserts[].field`` (Hadoop's TempQueuePerPartition names) -> ``QueueTarget`` attribute.
@@ -234,11 +234,11 @@ def _calculator(case: Mapping[str, Any]) -> ResourceCalculator:
     if name not in ("default", "dominant"):
         raise CaseFormatError("resource_calculator", f"unknown calculator {name!r}: expected 'default' or 'dominant'")
     conf = case.get("conf")
-    if isinstance(conf, dict) and CALCULATOR_KEY in conf:
-        where = conf_place(CALCULATOR_KEY)
-        declared = CALCULATOR_CLASSES.get(as_str(conf[CALCULATOR_KEY], where).strip())
+    if isinstance(conf, dict) and RESOURCE_CALCULATOR in conf:
+        where = conf_place(RESOURCE_CALCULATOR)
+        declared = CALCULATOR_CLASSES.get(as_str(conf[RESOURCE_CALCULATOR], where).strip())
         if declared is None:
-            raise CaseFormatError(where, f"unknown calculator class {conf[CALCULATOR_KEY]!r} (known: {', '.join(CALCULATOR_CLASSES)})")
+            raise CaseFormatError(where, f"unknown calculator class {conf[RESOURCE_CALCULATOR]!r} (known: {', '.join(CALCULATOR_CLASSES)})")
         if declared != name:
             raise CaseFormatError(where, f"names the {declared} calculator, but resource_calculator says {name!r}")
     return calculator("dominant" if name == "dominant" else "default")
@@ -427,7 +427,6 @@ class _Replay:
             raise ExpectationMismatch(place, "a completed editSchedule round", _crash(exc), "the policy raised") from exc
 
     def _check_events(self, expectation: EventExpectation) -> None:
-        snapshot = self.cluster.snapshot
         declared = expectation.declared_app_id
         if declared is not None and declared != expectation.app:
             self.report.warnings.append(
@@ -463,7 +462,7 @@ class _Replay:
         """A configuration key that neither the policy settings nor the parsers read is a
         warning: the case may depend on something the model ignores."""
         queues = self.cluster.snapshot.queues
-        read = set(KNOWN_KEYS) | {CALCULATOR_KEY} | {disable_preemption_key(path) for path in queues}
+        read = set(KNOWN_KEYS) | {RESOURCE_CALCULATOR} | {disable_preemption_key(path) for path in queues}
         read |= {intra_queue_disable_key(path) for path in queues} | {ordering_policy_key(q.name) for q in queues.values()}
         for key in self.conf:
             if key not in read:

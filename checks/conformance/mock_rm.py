@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from yarnspec.impl.config import getters
+from yarnspec.impl.config.keys import MONITOR_ENABLE, PREEMPTION_MONITORING_INTERVAL
 from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
@@ -47,7 +48,7 @@ from yarnspec.impl.scheduler.monitor.killable import queue_killable
 from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due
 from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
 from yarnspec.impl.scheduler.inputs.specs import ANY, AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from yarnspec.impl.scheduler.state import Container, SchedulerState
+from yarnspec.impl.scheduler.state import TrackedContainer, SchedulerState
 from yarnspec.impl.scheduler.world import World, build_world
 
 from yarnspec.checks.conformance.case_fields import (
@@ -81,7 +82,6 @@ _OPS: dict[str, tuple[str, ...]] = {
 _KILLABLE = ("queue", "count", "first_app", "includes")
 #: The partition every case lives in (the tests use ``RMNodeLabelsManager.NO_LABEL``).
 PARTITION = 0
-MONITORING_INTERVAL = "yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval"
 DEFAULT_INTERVAL_MS = 3000
 
 
@@ -340,9 +340,9 @@ def _world(conf: Mapping[str, str], nodes: list[NodeSpec], apps: list[AppSpec], 
     """The world of the case: one tick is the monitoring interval, and the bounds let every
     step happen (asks up to the largest count, container ids and time without a limit that a
     test could reach)."""
-    interval = getters.get_long(conf.get(MONITORING_INTERVAL, str(DEFAULT_INTERVAL_MS)))  # Configuration.getLong: 0x400 too
+    interval = getters.get_long(conf.get(PREEMPTION_MONITORING_INTERVAL, str(DEFAULT_INTERVAL_MS)))  # Configuration.getLong: 0x400 too
     if interval is None:
-        raise CaseFormatError(child("conf", MONITORING_INTERVAL), f"expected a whole number of milliseconds (a Java long, decimal or 0x hexadecimal), found {conf[MONITORING_INTERVAL]!r}")
+        raise CaseFormatError(child("conf", PREEMPTION_MONITORING_INTERVAL), f"expected a whole number of milliseconds (a Java long, decimal or 0x hexadecimal), found {conf[PREEMPTION_MONITORING_INTERVAL]!r}")
     most = max([s["containers"] for s in steps if s["op"] == "ask"] + [1])
     bounds = Bounds(max_clock_ms=10**12, tick_ms=max(interval, 1), max_ask=most, max_containers=100_000, node_churn=False)
     try:
@@ -436,7 +436,7 @@ class _Replay:
 
     def _edit_schedule(self, step: Mapping[str, Any]) -> None:
         if self.world.settings.preemption is None:
-            raise CaseFormatError(step["place"], "edit_schedule needs the preemption monitor (conf: yarn.resourcemanager.scheduler.monitor.enable)")
+            raise CaseFormatError(step["place"], f"edit_schedule needs the preemption monitor (conf: {MONITOR_ENABLE})")
         for _ in range(step["repeat"]):
             while not monitor_due(self.world, self.state):
                 self._take("tick")
@@ -475,7 +475,7 @@ class _Replay:
 
     # -- names
 
-    def _killable(self, queue: str, place: str) -> list[Container]:
+    def _killable(self, queue: str, place: str) -> list[TrackedContainer]:
         return queue_killable(self.world, self.state, self._queue(queue, place), PARTITION)
 
     def _queue(self, path: str, place: str) -> int:

@@ -7,7 +7,7 @@ import enum
 from dataclasses import dataclass, field
 
 
-class Verdict(enum.Enum):
+class CaseVerdict(enum.Enum):
     """The three verdicts of ``../shared/conformance/README.md``."""
 
     PASS = "PASS"
@@ -26,7 +26,7 @@ class CaseOutcome:
 
     case_id: str
     path: str
-    verdict: Verdict
+    verdict: CaseVerdict
     detail: str = ""
     warnings: tuple[str, ...] = field(default=())
 

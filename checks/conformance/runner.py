@@ -22,7 +22,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import path_kind_fault, read_json, shown_name
 
 from yarnspec.checks.conformance.case_fields import describe
-from yarnspec.checks.conformance.outcome import CaseFormatError, CaseOutcome, ExpectationMismatch, Unsupported, Verdict
+from yarnspec.checks.conformance.outcome import CaseFormatError, CaseOutcome, ExpectationMismatch, Unsupported, CaseVerdict
 
 RunCase = Callable[[Mapping[str, Any]], Sequence[str]]
 
@@ -168,19 +168,19 @@ def run_one(path: Path) -> CaseOutcome:
     try:
         case = load_case(path)
     except InputError as exc:
-        return CaseOutcome(shown_name(path.stem), name, Verdict.FAIL, f"malformed case: {exc}")
+        return CaseOutcome(shown_name(path.stem), name, CaseVerdict.FAIL, f"malformed case: {exc}")
     case_id = shown_name(str(case.get("id", path.stem)))
     try:
         warnings = tuple(_runner_for(case)(case))
     except Unsupported as exc:
-        return CaseOutcome(case_id, name, Verdict.UNSUPPORTED, str(exc))
+        return CaseOutcome(case_id, name, CaseVerdict.UNSUPPORTED, str(exc))
     except CaseFormatError as exc:
-        return CaseOutcome(case_id, name, Verdict.FAIL, f"malformed case: {name}: {exc}")
+        return CaseOutcome(case_id, name, CaseVerdict.FAIL, f"malformed case: {name}: {exc}")
     except InputError as exc:
-        return CaseOutcome(case_id, name, Verdict.FAIL, f"malformed case: {exc}")
+        return CaseOutcome(case_id, name, CaseVerdict.FAIL, f"malformed case: {exc}")
     except ExpectationMismatch as exc:
-        return CaseOutcome(case_id, name, Verdict.FAIL, str(exc))
-    return CaseOutcome(case_id, name, Verdict.PASS, "", warnings)
+        return CaseOutcome(case_id, name, CaseVerdict.FAIL, str(exc))
+    return CaseOutcome(case_id, name, CaseVerdict.PASS, "", warnings)
 
 
 def run_all(paths: Iterable[str | Path]) -> list[CaseOutcome]:
@@ -191,9 +191,9 @@ def run_all(paths: Iterable[str | Path]) -> list[CaseOutcome]:
 def summarise(outcomes: Sequence[CaseOutcome]) -> Summary:
     """Count the verdicts."""
     return Summary(
-        passed=sum(o.verdict is Verdict.PASS for o in outcomes),
-        failed=sum(o.verdict is Verdict.FAIL for o in outcomes),
-        unsupported=sum(o.verdict is Verdict.UNSUPPORTED for o in outcomes),
+        passed=sum(o.verdict is CaseVerdict.PASS for o in outcomes),
+        failed=sum(o.verdict is CaseVerdict.FAIL for o in outcomes),
+        unsupported=sum(o.verdict is CaseVerdict.UNSUPPORTED for o in outcomes),
     )
 
 

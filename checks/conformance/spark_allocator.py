@@ -46,7 +46,7 @@ from yarnspec.impl.spark.allocator import (
     YarnAllocator,
 )
 from yarnspec.impl.spark.hints import PlacementHints
-from yarnspec.impl.spark.resource_manager import Capability, Container, ContainerStatus, ExclusionUpdate
+from yarnspec.impl.spark.resource_manager import Capability, AllocatedContainer, ContainerStatus, ExclusionUpdate
 
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 from yarnspec.checks.conformance.case_fields import LONG_MAX, require_step_assertions, whole_number_text
@@ -275,7 +275,7 @@ class _Replay:
             spec = item.only({"id", "host", "memory_mb", "vcores", "priority"}, "container")
             size = self.container_size
             containers.append(
-                Container(
+                AllocatedContainer(
                     container_id=item.key("id").text(),
                     host=item.key("host").text(),
                     capability=Capability(

@@ -31,7 +31,7 @@ from yarnspec.impl.spark.placement import (
     plan_placement,
 )
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.resource_manager import Container
+from yarnspec.impl.spark.resource_manager import AllocatedContainer
 
 from yarnspec.checks.conformance.case_fields import LONG_MAX, LONG_MIN, nothing_to_check, require_step_assertions
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
@@ -466,7 +466,7 @@ def _cross_check_setup(inp: At, allocated: tuple[tuple[str, int], ...], warnings
     try:
         allocator = YarnAllocator.create(config, target).update_resource_requests()
         containers = [
-            Container(f"setup-{index}", host, config.request_capability, config.priority) for index, host in enumerate(hosts)
+            AllocatedContainer(f"setup-{index}", host, config.request_capability, config.priority) for index, host in enumerate(hosts)
         ]
         allocator = allocator.handle_allocated_containers(containers)
     except InputError as exc:

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from yarnspec.checks.conformance.case_fields import as_bool, as_object, child, reject_unknown_keys, require_step_assertions, required
-from yarnspec.checks.conformance.spark_taskset_case import Step, parse_input, parse_steps
+from yarnspec.checks.conformance.spark_taskset_case import CaseStep, parse_input, parse_steps
 from yarnspec.checks.conformance.spark_taskset_replay import StepOutcome, start_replay
 
 _TOP_LEVEL = ("id", "source", "kind", "input", "steps", "expect", "order_sensitive")
@@ -54,7 +54,7 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
         if step.skipped_assertion:
             replay.warnings.append(f"{child(step.place, 'skipped_assertion')}: upstream assertion not replayed: {step.skipped_assertion}")
     if final:
-        closing = Step("", "check", {}, final, {}, None)
+        closing = CaseStep("", "check", {}, final, {}, None)
         replay.compare(closing, StepOutcome())
     require_step_assertions(case)
     return replay.warnings

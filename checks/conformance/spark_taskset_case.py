@@ -41,7 +41,7 @@ FAKE_SCHEDULER = "FakeTaskScheduler"
 REAL_SCHEDULER = "TaskSchedulerImpl"
 EXCLUDE_ON_FAILURE = "spark.excludeOnFailure.enabled"
 
-#: Step keys that explain but are not read; ``skipped_assertion`` is also reported as a warning.
+#: CaseStep keys that explain but are not read; ``skipped_assertion`` is also reported as a warning.
 STEP_PROSE_KEYS = frozenset({"note", "spark_derivation", "skipped_assertion"})
 
 
@@ -74,7 +74,7 @@ class CaseInput:
 
 
 @dataclass(frozen=True)
-class Step:
+class CaseStep:
     """One step: ``op`` with its raw ``args``, ``expect`` and ``conditions``, and its place."""
 
     place: str
@@ -208,7 +208,7 @@ def _conf(conf_obj: Mapping[str, Any], variant_name: str) -> DispatchConf:
         raise CaseFormatError(_conf_place(exc.place), exc.fault) from None
 
 
-def parse_steps(raw: Any) -> list[Step]:
+def parse_steps(raw: Any) -> list[CaseStep]:
     """The ``steps`` list."""
     steps = []
     for i, item in enumerate(as_list(raw, "steps")):
@@ -219,7 +219,7 @@ def parse_steps(raw: Any) -> list[Step]:
                 raise Unsupported(f"{child(place, key)}: step field {key!r} is not read by this runner")
         skipped = obj.get("skipped_assertion")
         steps.append(
-            Step(
+            CaseStep(
                 place=place,
                 op=as_str(required(obj, "op", place), child(place, "op")),
                 args=as_object(obj.get("args", {}), child(place, "args")),
@@ -234,7 +234,7 @@ def parse_steps(raw: Any) -> list[Step]:
 class StepArgs:
     """Typed access to one step's ``args``, each fault naming ``steps[i].args.<name>``."""
 
-    def __init__(self, step: Step, allowed: Sequence[str]) -> None:
+    def __init__(self, step: CaseStep, allowed: Sequence[str]) -> None:
         self.step = step
         self.place = child(step.place, "args")
         reject_unknown_keys(step.args, allowed, self.place)

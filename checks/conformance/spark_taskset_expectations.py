@@ -28,7 +28,7 @@ from yarnspec.checks.conformance.case_fields import (
     whole_number_text,
 )
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch
-from yarnspec.checks.conformance.spark_taskset_case import CaseInput, Step, read_level, read_location
+from yarnspec.checks.conformance.spark_taskset_case import CaseInput, CaseStep, read_level, read_location
 
 if TYPE_CHECKING:
     from yarnspec.checks.conformance.spark_taskset_replay import ReplayState, StepOutcome
@@ -40,7 +40,7 @@ class StepView:
 
     state: ReplayState
     outcome: StepOutcome
-    step: Step
+    step: CaseStep
     case_input: CaseInput
     #: Whether list expectations compare as sequences (the case's ``order_sensitive``).
     order_sensitive: bool

@@ -38,7 +38,7 @@ from yarnspec.checks.conformance.spark_taskset_case import (
     EXCLUDE_ON_FAILURE,
     FAKE_SCHEDULER,
     CaseInput,
-    Step,
+    CaseStep,
     StepArgs,
     parse_task_set,
     read_end_reason,
@@ -85,7 +85,7 @@ class TaskSetReplay:
 
     # ---- helpers -----------------------------------------------------------------------
 
-    def manager(self, step: Step) -> TaskSetManager:
+    def manager(self, step: CaseStep) -> TaskSetManager:
         """The task set manager the manager-level ops act on (a format error when none exists)."""
         if self.state.manager is None:
             raise CaseFormatError(child(step.place, "op"), f"{step.op!r} needs a task set, and none exists yet")
@@ -97,7 +97,7 @@ class TaskSetReplay:
             raise CaseFormatError(child(args.place, "task_id"), f"no task with id {task_id} was launched by this task set")
         return task_id
 
-    def _no_exclusion_model(self, step: Step) -> None:
+    def _no_exclusion_model(self, step: CaseStep) -> None:
         if self.case_input.exclude_on_failure:
             raise Unsupported(
                 f"{child(step.place, 'op')}: failures with {EXCLUDE_ON_FAILURE}=true would exclude executors "
@@ -106,7 +106,7 @@ class TaskSetReplay:
 
     # ---- ops ---------------------------------------------------------------------------
 
-    def run_step(self, step: Step) -> StepOutcome:
+    def run_step(self, step: CaseStep) -> StepOutcome:
         """Run ``step``'s op (unknown ops and misplaced ``conditions`` are :class:`Unsupported`)."""
         handler = OPS.get(step.op)
         if handler is None:
@@ -115,7 +115,7 @@ class TaskSetReplay:
             raise Unsupported(f"{child(step.place, 'conditions')}: conditions are read only on resource_offer")
         return handler(self, step)
 
-    def op_resource_offer(self, step: Step) -> StepOutcome:
+    def op_resource_offer(self, step: CaseStep) -> StepOutcome:
         """``resourceOffer(exec_id, host, max_locality)`` on the manager; ``conditions`` exclude the
         node or executor for this offer only."""
         args = StepArgs(step, ("exec_id", "host", "max_locality"))
@@ -136,31 +136,31 @@ class TaskSetReplay:
             manager.excluded_nodes, manager.excluded_executors = saved
         return StepOutcome(offer=result)
 
-    def op_advance_clock(self, step: Step) -> StepOutcome:
+    def op_advance_clock(self, step: CaseStep) -> StepOutcome:
         """Move the logical clock ``ms`` forward."""
         args = StepArgs(step, ("ms",))
         self.state.now += args.integer("ms", minimum=0)
         return StepOutcome()
 
-    def op_check(self, step: Step) -> StepOutcome:
+    def op_check(self, step: CaseStep) -> StepOutcome:
         """Nothing: a step that only checks expectations."""
         StepArgs(step, ())
         return StepOutcome()
 
-    def op_set_zombie(self, step: Step) -> StepOutcome:
+    def op_set_zombie(self, step: CaseStep) -> StepOutcome:
         """Set the manager's ``isZombie``."""
         args = StepArgs(step, ("value",))
         self.manager(step).is_zombie = args.flag("value")
         return StepOutcome()
 
-    def op_handle_successful_task(self, step: Step) -> StepOutcome:
+    def op_handle_successful_task(self, step: CaseStep) -> StepOutcome:
         """``handleSuccessfulTask(task_id)``."""
         args = StepArgs(step, ("task_id",))
         manager = self.manager(step)
         manager.handle_successful_task(self._task_id(args, manager), self.state.now)
         return StepOutcome()
 
-    def op_handle_failed_task(self, step: Step) -> StepOutcome:
+    def op_handle_failed_task(self, step: CaseStep) -> StepOutcome:
         """``handleFailedTask(task_id, state, reason)`` (a counted failure with exclusion on is unsupported)."""
         args = StepArgs(step, ("task_id", "state", "reason"))
         manager = self.manager(step)
@@ -177,13 +177,13 @@ class TaskSetReplay:
         manager.handle_failed_task(task_id, state, reason, self.state.now)
         return StepOutcome()
 
-    def op_scheduler_add_executor(self, step: Step) -> StepOutcome:
+    def op_scheduler_add_executor(self, step: CaseStep) -> StepOutcome:
         """Register an executor with the scheduler."""
         args = StepArgs(step, ("exec_id", "host"))
         self.state.sched.add_executor(args.text("exec_id"), args.text("host"))
         return StepOutcome()
 
-    def op_scheduler_remove_executor(self, step: Step) -> StepOutcome:
+    def op_scheduler_remove_executor(self, step: CaseStep) -> StepOutcome:
         """Remove a registered executor from the scheduler."""
         args = StepArgs(step, ("exec_id",))
         executor_id = args.text("exec_id")
@@ -191,7 +191,7 @@ class TaskSetReplay:
             raise CaseFormatError(child(args.place, "exec_id"), f"executor {executor_id!r} is not registered")
         return StepOutcome()
 
-    def op_scheduler_decommission_executor(self, step: Step) -> StepOutcome:
+    def op_scheduler_decommission_executor(self, step: CaseStep) -> StepOutcome:
         """``executorDecommission(exec_id)``, optionally with the worker host."""
         args = StepArgs(step, ("exec_id", "worker_host"))
         worker = step.args.get("worker_host")
@@ -200,27 +200,27 @@ class TaskSetReplay:
         self.state.sched.executor_decommission(args.text("exec_id"), worker)
         return StepOutcome()
 
-    def op_scheduler_executor_lost(self, step: Step) -> StepOutcome:
+    def op_scheduler_executor_lost(self, step: CaseStep) -> StepOutcome:
         """``executorLost(exec_id, reason)`` on the scheduler."""
         args = StepArgs(step, ("exec_id", "reason"))
         reason = read_loss_reason(args.raw("reason"), child(args.place, "reason"))
         self.state.sched.executor_lost(args.text("exec_id"), reason, self.state.now)
         return StepOutcome()
 
-    def op_manager_executor_added(self, step: Step) -> StepOutcome:
+    def op_manager_executor_added(self, step: CaseStep) -> StepOutcome:
         """``executorAdded()`` on the manager."""
         StepArgs(step, ())
         self.manager(step).executor_added()
         return StepOutcome()
 
-    def op_manager_executor_lost(self, step: Step) -> StepOutcome:
+    def op_manager_executor_lost(self, step: CaseStep) -> StepOutcome:
         """``executorLost(exec_id, host, reason)`` on the manager."""
         args = StepArgs(step, ("exec_id", "host", "reason"))
         reason = read_loss_reason(args.raw("reason"), child(args.place, "reason"))
         self.manager(step).executor_lost(args.text("exec_id"), args.text("host"), reason, self.state.now)
         return StepOutcome()
 
-    def op_mark_running_tasks_launched(self, step: Step) -> StepOutcome:
+    def op_mark_running_tasks_launched(self, step: CaseStep) -> StepOutcome:
         """Every running attempt reports RUNNING (it is no longer launching)."""
         StepArgs(step, ())
         manager = self.manager(step)
@@ -228,7 +228,7 @@ class TaskSetReplay:
             manager.task_running(task_id)
         return StepOutcome()
 
-    def op_mark_speculatable(self, step: Step) -> StepOutcome:
+    def op_mark_speculatable(self, step: CaseStep) -> StepOutcome:
         """Mark the listed task indices speculatable."""
         args = StepArgs(step, ("task_indices",))
         manager = self.manager(step)
@@ -240,18 +240,18 @@ class TaskSetReplay:
             manager.mark_speculatable(index)
         return StepOutcome()
 
-    def op_check_speculatable_tasks(self, step: Step) -> StepOutcome:
+    def op_check_speculatable_tasks(self, step: CaseStep) -> StepOutcome:
         """``checkSpeculatableTasks(min_time_to_speculation)``; its answer is the outcome's ``returned``."""
         args = StepArgs(step, ("min_time_to_speculation_ms",))
         found = self.manager(step).check_speculatable_tasks(args.integer("min_time_to_speculation_ms", minimum=0), self.state.now)
         return StepOutcome(returned=found)
 
-    def op_parse_task_location(self, step: Step) -> StepOutcome:
+    def op_parse_task_location(self, step: CaseStep) -> StepOutcome:
         """Parse one location string (the outcome's ``location``)."""
         args = StepArgs(step, ("location",))
         return StepOutcome(location=read_location(args.text("location"), child(args.place, "location")))
 
-    def op_submit_task_set(self, step: Step) -> StepOutcome:
+    def op_submit_task_set(self, step: CaseStep) -> StepOutcome:
         """``submitTasks``: the task set in ``args``, or the input's when ``args`` is empty."""
         if step.args:
             task_set = parse_task_set(step.args, child(step.place, "args"))
@@ -263,7 +263,7 @@ class TaskSetReplay:
         self.state.manager = self.state.sched.submit_tasks(task_set, self.state.now)
         return StepOutcome()
 
-    def op_scheduler_resource_offers(self, step: Step) -> StepOutcome:
+    def op_scheduler_resource_offers(self, step: CaseStep) -> StepOutcome:
         """``resourceOffers(offers)``; with ``shuffle: random`` the step's expectations are first
         checked for every other offer order."""
         args = StepArgs(step, ("offers", "is_all_free_resources", "shuffle"))
@@ -295,7 +295,7 @@ class TaskSetReplay:
 
     # ---- expectations ------------------------------------------------------------------
 
-    def compare(self, step: Step, outcome: StepOutcome, state: ReplayState | None = None, label: str = "") -> None:
+    def compare(self, step: CaseStep, outcome: StepOutcome, state: ReplayState | None = None, label: str = "") -> None:
         """Check every expectation of ``step``; derived ones only warn."""
         view = StepView(state or self.state, outcome, step, self.case_input, self.order_sensitive)
         expect_place = child(step.place, "expect")
@@ -341,7 +341,7 @@ def _orders(n: int) -> list[list[int]]:
 
 
 #: Every step op by name: the ``op_*`` methods of :class:`TaskSetReplay`.
-OPS: dict[str, Callable[[TaskSetReplay, Step], StepOutcome]] = {
+OPS: dict[str, Callable[[TaskSetReplay, CaseStep], StepOutcome]] = {
     name[3:]: getattr(TaskSetReplay, name) for name in dir(TaskSetReplay) if name.startswith("op_")
 }
 

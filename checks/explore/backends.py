@@ -1,6 +1,6 @@
 """Where the partitions of a parallel search run: in this process, or in local processes.
 
-A backend holds ``count`` :class:`~.partition.Partition` objects and calls one method on each
+A backend holds ``count`` :class:`~.partition.SearchPartition` objects and calls one method on each
 (:meth:`Backend.call`), all at once, returning the answers in partition order; and it moves
 each partition's outboxes to their owners (:meth:`Backend.exchange`). Ray actors are a third
 backend (:mod:`.ray_backend`).
@@ -39,7 +39,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 from yarnspec.checks.explore.model_source import ModelSource
-from yarnspec.checks.explore.partition import Candidates, Partition, SearchOptions
+from yarnspec.checks.explore.partition import ReceivedStates, SearchPartition, SearchOptions
 
 #: The hash seed of every worker process (any fixed value does).
 HASH_SEED = "0"
@@ -61,7 +61,7 @@ class Backend(Protocol):
         once; the answers in partition order (``None`` for partitions not called)."""
         ...
 
-    def exchange(self) -> list[Candidates]:
+    def exchange(self) -> list[ReceivedStates]:
         """Move every partition's outboxes (after ``expand``) to their owners, have each owner
         ``merge`` them, move each owner's ``request`` to its sender and the sender's ``reply``
         back, and have each owner ``receive`` the replies; the answers in partition order."""
@@ -77,13 +77,13 @@ class InlineBackend:
 
     def __init__(self, count: int, source: ModelSource, options: SearchOptions) -> None:
         self.count = count
-        self.partitions = [Partition(i, count, source, options) for i in range(count)]
+        self.partitions = [SearchPartition(i, count, source, options) for i in range(count)]
 
     def call(self, method: str, arguments: Sequence[tuple[Any, ...] | None]) -> list[Any]:
         """Call each partition in turn."""
         return [None if args is None else getattr(p, method)(*args) for p, args in zip(self.partitions, arguments)]
 
-    def exchange(self) -> list[Candidates]:
+    def exchange(self) -> list[ReceivedStates]:
         """Hand each outbox to its owner, each request to its sender, each reply back."""
         parts, count = self.partitions, self.count
         sent = [[p.outbox(owner) for owner in range(count)] for p in parts]
@@ -107,7 +107,7 @@ def _serve(
     """A worker process: build the partition, then answer calls until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        partition = Partition(index, count, source, options)
+        partition = SearchPartition(index, count, source, options)
         partition.own_process()
         connection.send(("ok", None))
         idle = partition.clock.timed("idle", connection.recv, wall=True)
@@ -130,7 +130,7 @@ def _serve(
             pass
 
 
-def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidates:
+def _exchange(partition: SearchPartition, peers: list[Connection | None]) -> ReceivedStates:
     """Swap outboxes with the peers and merge them; swap the requests for states, then the
     replies, and take them (see :meth:`Backend.exchange`)."""
     partition.merge(*_swap(partition, peers, partition.outbox))
@@ -138,7 +138,7 @@ def _exchange(partition: Partition, peers: list[Connection | None]) -> Candidate
     return partition.receive(*_swap(partition, peers, lambda owner: partition.reply(owner, requests[owner])))
 
 
-def _swap(partition: Partition, peers: list[Connection | None], message: Callable[[int], bytes]) -> list[bytes]:
+def _swap(partition: SearchPartition, peers: list[Connection | None], message: Callable[[int], bytes]) -> list[bytes]:
     """Send each peer ``message(peer)`` (from a thread) while receiving one message from each
     peer in whatever order they come; the messages received, by peer (``b""`` for this one)."""
     count = len(peers)
@@ -163,7 +163,7 @@ def _swap(partition: Partition, peers: list[Connection | None], message: Callabl
     return inboxes
 
 
-def _think_ahead(partition: Partition, ready: Callable[[], bool]) -> None:
+def _think_ahead(partition: SearchPartition, ready: Callable[[], bool]) -> None:
     """Compute successors ahead (:class:`~.partition.Lookahead`) until ``ready()`` or nothing
     is left to compute: the time a worker would spend waiting for the others."""
     while not ready() and partition.step_ahead():
@@ -254,9 +254,9 @@ class ProcessBackend:
                 connection.send((method, args))
         return [None if args is None else self._answer(c) for c, args in zip(self._connections, arguments)]
 
-    def exchange(self) -> list[Candidates]:
+    def exchange(self) -> list[ReceivedStates]:
         """The workers exchange their outboxes among themselves (see the module docstring)."""
-        answers: list[Candidates] = self.call(EXCHANGE, [()] * self.count)
+        answers: list[ReceivedStates] = self.call(EXCHANGE, [()] * self.count)
         return answers
 
     def close(self, wait: bool = True) -> None:

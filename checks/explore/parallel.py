@@ -40,7 +40,7 @@ from yarnspec.checks.explore.checkpoint import Checkpoint, Counts, header
 from yarnspec.checks.explore.coverage import Coverage
 from yarnspec.checks.explore.fingerprint import collision_probability
 from yarnspec.checks.explore.model_source import ModelSource
-from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, Candidates, Expansion, SearchOptions, Tag
+from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, ReceivedStates, Expansion, SearchOptions, Tag
 from yarnspec.checks.explore.partition_snapshot import Restored
 from yarnspec.checks.explore.state_data import printable
 from yarnspec.checks.explore.progress import ProgressLine
@@ -386,7 +386,7 @@ class _Coordinator:
 
     @staticmethod
     def _first_event(
-        expansions: list[Expansion], found: list[Candidates], cut: Tag | None
+        expansions: list[Expansion], found: list[ReceivedStates], cut: Tag | None
     ) -> tuple[Tag, str, int, str, str] | None:
         """The first violation or deadlock in the one-worker order: ``(tag, kind, partition,
         name, message)``; a deadlock's tag is ``(rank, -1)``, before any successor of it."""

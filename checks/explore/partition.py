@@ -9,23 +9,23 @@ that one worker's memo answers for all the states sharing it. Every partition ru
 steps, level by level, driven by the coordinator (:mod:`.parallel`), in a local process, a
 Ray actor or the coordinator's own process:
 
-1. :meth:`Partition.expand` takes the successors of the frontier states it owns and sorts them
+1. :meth:`SearchPartition.expand` takes the successors of the frontier states it owns and sorts them
    into one outbox per owner, dropping successors it owns and has seen, and successors it
    has sent their owner before (the owner has seen those: they were stored at the level they
    were sent, unless a bound ended the run there);
-2. the backend moves each outbox (:meth:`Partition.outbox`) straight to its owner, never
+2. the backend moves each outbox (:meth:`SearchPartition.outbox`) straight to its owner, never
    through the coordinator; the outboxes are compact: each channel between two partitions
    sends a record once and then only its number (:class:`~.wire.ChannelEncoder`);
-3. :meth:`Partition.merge` merges what every partition sent it and keeps the keys not seen
+3. :meth:`SearchPartition.merge` merges what every partition sent it and keeps the keys not seen
    yet and, for each, the first discovery in breadth-first order;
 4. when a key is not its state (symmetry, fingerprints), an outbox carries keys and tags only,
    and the states follow in a second round for the keys that are new and were found first
-   by the sender: the owner asks for them (:meth:`Partition.request`), the sender answers
-   (:meth:`Partition.reply`). About half the candidates a partition sends are seen already
+   by the sender: the owner asks for them (:meth:`SearchPartition.request`), the sender answers
+   (:meth:`SearchPartition.reply`). About half the candidates a partition sends are seen already
    or found first by another, and a state costs more to encode and decode than its key;
-5. :meth:`Partition.receive` takes those states, sorts the new states by tag and checks the
+5. :meth:`SearchPartition.receive` takes those states, sorts the new states by tag and checks the
    invariants;
-6. :meth:`Partition.commit` stores the new states up to the coordinator's cut (a state bound),
+6. :meth:`SearchPartition.commit` stores the new states up to the coordinator's cut (a state bound),
    which become the next frontier.
 
 Between the steps a worker process that would wait (for its peers, or for the coordinator)
@@ -96,7 +96,7 @@ class SearchOptions:
 
 @dataclass(frozen=True)
 class Expansion:
-    """What :meth:`Partition.expand` reports to the coordinator (the outboxes stay with the
+    """What :meth:`SearchPartition.expand` reports to the coordinator (the outboxes stay with the
     partition): the transitions, the longest successor list, the first deadlocked state
     ``(rank, local index)`` and whether the deadline stopped it."""
 
@@ -107,8 +107,8 @@ class Expansion:
 
 
 @dataclass(frozen=True)
-class Candidates:
-    """What :meth:`Partition.receive` reports: the new states found and the first one (by
+class ReceivedStates:
+    """What :meth:`SearchPartition.receive` reports: the new states found and the first one (by
     tag) violating an invariant, as ``(tag, name, message)``."""
 
     new: int
@@ -200,7 +200,7 @@ class Lookahead:
         self._todo, self._done = [], {}
 
 
-class Partition:
+class SearchPartition:
     """One partition (see the module docstring); built from a :class:`ModelSource`."""
 
     def __init__(self, index: int, count: int, source: ModelSource, options: SearchOptions) -> None:
@@ -415,7 +415,7 @@ class Partition:
         with self.clock.phase("encode"):
             return self._state_encoders[owner].encode([held[tag] for tag in loads(request)])
 
-    def receive(self, *replies: bytes) -> Candidates:
+    def receive(self, *replies: bytes) -> ReceivedStates:
         """Take the states asked for (one :meth:`reply` from each partition in order, its own
         ignored), then sort the new states by tag and check the invariants."""
         clock = self.clock
@@ -440,7 +440,7 @@ class Partition:
                         violation = (tag, *fault)
                         break
         self.ahead.plan([(key, self._state(key, record)) for _, key, record in self._new])
-        return Candidates(len(self._new), violation)
+        return ReceivedStates(len(self._new), violation)
 
     @staticmethod
     def _state(key: Hashable, record: tuple[Any, ...]) -> Any:

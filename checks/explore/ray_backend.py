@@ -1,6 +1,6 @@
 """The partitions of a parallel search as Ray actors (``yarnspec explore --ray [ADDRESS]``).
 
-Each partition is one actor (:class:`~.partition.Partition` made remote), so Ray places them
+Each partition is one actor (:class:`~.partition.SearchPartition` made remote), so Ray places them
 on the cluster's processes and machines and carries their outboxes from actor to actor
 through its object store; the coordinator runs in this process, calls every actor once per
 step, as with local processes, and holds only references to the outboxes. With no address
@@ -26,7 +26,7 @@ from yarnspec.checks.explore.ray_connect import Captured, check_reachable, conne
 
 if TYPE_CHECKING:
     from yarnspec.checks.explore.model_source import ModelSource
-    from yarnspec.checks.explore.partition import Candidates, SearchOptions
+    from yarnspec.checks.explore.partition import ReceivedStates, SearchOptions
 
 #: The address meaning "start a local Ray instance".
 LOCAL = "local"
@@ -40,7 +40,7 @@ class RayBackend:
         import logging
 
         from yarnspec.checks.explore.backends import HASH_SEED
-        from yarnspec.checks.explore.partition import Partition
+        from yarnspec.checks.explore.partition import SearchPartition
 
         try:
             import ray
@@ -63,7 +63,7 @@ class RayBackend:
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 fault = f"cannot connect to Ray at {address}: {one_line(exc)}"
                 raise InputError("explore", "--ray", fault + token_hint(address, said.text)) from None
-        remote = ray.remote(num_cpus=1)(Partition)
+        remote = ray.remote(num_cpus=1)(SearchPartition)
         self._actors: list[Any] = [
             remote.options(runtime_env=environment).remote(i, count, source, options) for i in range(count)
         ]
@@ -75,7 +75,7 @@ class RayBackend:
         answers = dict(zip(pending, self._ray.get(list(pending.values()))))
         return [answers.get(i) for i in range(self.count)]
 
-    def exchange(self) -> list[Candidates]:
+    def exchange(self) -> list[ReceivedStates]:
         """Each actor's outboxes go to their owners through Ray's object store, and so do the
         requests for states and the replies: the coordinator holds only references to them."""
         count, actors = self.count, self._actors
@@ -85,7 +85,7 @@ class RayBackend:
         asked = [[actor.request.remote(sender) if sender != owner else b"" for sender in range(count)] for owner, actor in enumerate(actors)]
         replies = [[actor.reply.remote(owner, asked[owner][sender]) if owner != sender else b"" for owner in range(count)] for sender, actor in enumerate(actors)]
         pending = [actor.receive.remote(*(replies[sender][owner] for sender in range(count))) for owner, actor in enumerate(actors)]
-        answers: list[Candidates] = self._ray.get(pending)
+        answers: list[ReceivedStates] = self._ray.get(pending)
         return answers
 
     def close(self, wait: bool = True) -> None:

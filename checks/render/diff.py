@@ -23,7 +23,6 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from yarnspec.spec.transition_system import JSONValue
 

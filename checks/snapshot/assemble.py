@@ -23,7 +23,6 @@ from dataclasses import dataclass, replace
 from typing import NoReturn
 
 from yarnspec.impl.cluster import (
-    DEFAULT_PARTITION,
     Application,
     ClusterSnapshot,
     Container,

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from yarnspec.impl.config.keys import CAPACITY_PREFIX, MAXIMUM_ALLOCATION_MB, MAXIMUM_ALLOCATION_VCORES, MINIMUM_ALLOCATION_MB, MONITOR_ENABLE, NODE_LABELS_ENABLED, PREEMPTION_PREFIX
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import (
@@ -73,8 +74,6 @@ from yarnspec.spec.worlds.world_builders import (
 
 from yarnspec.checks.suites.strategies import Chooser, RandomChooser
 
-PREFIX = "yarn.scheduler.capacity."
-PREEMPTION = "yarn.resourcemanager.monitor.capacity.preemption."
 #: The suite's own row: walks that crashed.
 RUNS = "scheduler-walks"
 #: Every invariant of the catalogue by name, state invariants first.
@@ -157,19 +156,19 @@ def _gb(chooser: Chooser, low: int, high: int, vcores: int | None = None) -> Res
 def generate_world(chooser: Chooser, variant: VariantChoice) -> World:
     """A small valid world with the given behaviour and everything else chosen."""
     props: dict[str, str] = {
-        "yarn.scheduler.minimum-allocation-mb": "1024",
-        "yarn.scheduler.maximum-allocation-mb": "8192",
-        "yarn.scheduler.maximum-allocation-vcores": "4",
-        PREFIX + "schedule-asynchronously.enable": str(variant.asynchronous).lower(),
-        PREFIX + "multi-node-placement-enabled": str(variant.multi_node).lower(),
-        PREFIX + "reservations-continue-look-all-nodes": chooser.pick(("true", "false")),
+        MINIMUM_ALLOCATION_MB: "1024",
+        MAXIMUM_ALLOCATION_MB: "8192",
+        MAXIMUM_ALLOCATION_VCORES: "4",
+        CAPACITY_PREFIX + "schedule-asynchronously.enable": str(variant.asynchronous).lower(),
+        CAPACITY_PREFIX + "multi-node-placement-enabled": str(variant.multi_node).lower(),
+        CAPACITY_PREFIX + "reservations-continue-look-all-nodes": chooser.pick(("true", "false")),
     }
     if chooser.integer(0, 3) == 0:
-        props[PREFIX + "resource-calculator"] = "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"
+        props[CAPACITY_PREFIX + "resource-calculator"] = "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"
     if variant.multi_node:
         policy = chooser.pick(("ResourceUsageMultiNodeLookupPolicy", "ResourceUsageRatioMultiNodeLookupPolicy"))
-        props[PREFIX + "multi-node-sorting.policy"] = "p"
-        props[PREFIX + "multi-node-sorting.policy.p.class"] = "org.example." + policy
+        props[CAPACITY_PREFIX + "multi-node-sorting.policy"] = "p"
+        props[CAPACITY_PREFIX + "multi-node-sorting.policy.p.class"] = "org.example." + policy
     labelled = chooser.integer(0, 2) == 0
     leaves = _queues(chooser, props, labelled)
     _preemption(chooser, props)
@@ -197,52 +196,52 @@ def _queues(chooser: Chooser, props: dict[str, str], labelled: bool) -> list[str
     """Two or three leaves, sometimes two under a parent; capacities summing to 100."""
     split = chooser.pick(((50, 50), (70, 30), (20, 80), (100, 0)))
     nested = chooser.integer(0, 2) == 0
-    props[PREFIX + "root.queues"] = "p,b" if nested else "a,b"
+    props[CAPACITY_PREFIX + "root.queues"] = "p,b" if nested else "a,b"
     top = "root.p" if nested else "root.a"
-    props[f"{PREFIX}{top}.capacity"] = str(split[0])
-    props[PREFIX + "root.b.capacity"] = str(split[1])
+    props[f"{CAPACITY_PREFIX}{top}.capacity"] = str(split[0])
+    props[CAPACITY_PREFIX + "root.b.capacity"] = str(split[1])
     leaves = ["root.b"]
     if nested:
-        props[PREFIX + "root.p.queues"] = "a,c"
-        props[PREFIX + "root.p.a.capacity"] = "60"
-        props[PREFIX + "root.p.c.capacity"] = "40"
+        props[CAPACITY_PREFIX + "root.p.queues"] = "a,c"
+        props[CAPACITY_PREFIX + "root.p.a.capacity"] = "60"
+        props[CAPACITY_PREFIX + "root.p.c.capacity"] = "40"
         leaves += ["root.p.a", "root.p.c"]
     else:
         leaves.append("root.a")
     if chooser.integer(0, 1):
-        props[PREFIX + "root.ordering-policy"] = "priority-utilization"
-        props[PREFIX + "root.b.priority"] = str(chooser.integer(0, 2))
+        props[CAPACITY_PREFIX + "root.ordering-policy"] = "priority-utilization"
+        props[CAPACITY_PREFIX + "root.b.priority"] = str(chooser.integer(0, 2))
     absolute = {"root.a": split[0], "root.b": split[1], "root.p.a": split[0] * 0.6, "root.p.c": split[0] * 0.4}
     for leaf in leaves:
-        props[f"{PREFIX}{leaf}.maximum-capacity"] = str(chooser.pick((100, 100, 60 if absolute[leaf] <= 60 else 100)))
-        props[f"{PREFIX}{leaf}.user-limit-factor"] = str(chooser.pick((1, 2, 4, 4)))
-        props[f"{PREFIX}{leaf}.minimum-user-limit-percent"] = str(chooser.pick((100, 50)))
-        props[f"{PREFIX}{leaf}.maximum-am-resource-percent"] = str(chooser.pick((0.2, 0.5, 1.0)))
-        props[f"{PREFIX}{leaf}.ordering-policy"] = chooser.pick(("fifo", "fair"))
+        props[f"{CAPACITY_PREFIX}{leaf}.maximum-capacity"] = str(chooser.pick((100, 100, 60 if absolute[leaf] <= 60 else 100)))
+        props[f"{CAPACITY_PREFIX}{leaf}.user-limit-factor"] = str(chooser.pick((1, 2, 4, 4)))
+        props[f"{CAPACITY_PREFIX}{leaf}.minimum-user-limit-percent"] = str(chooser.pick((100, 50)))
+        props[f"{CAPACITY_PREFIX}{leaf}.maximum-am-resource-percent"] = str(chooser.pick((0.2, 0.5, 1.0)))
+        props[f"{CAPACITY_PREFIX}{leaf}.ordering-policy"] = chooser.pick(("fifo", "fair"))
     if labelled:
-        props[PREFIX + "root.accessible-node-labels.x.capacity"] = "100"
-        props[f"{PREFIX}{top}.accessible-node-labels"] = "x"
-        props[f"{PREFIX}{top}.accessible-node-labels.x.capacity"] = "100"
-        props[PREFIX + "root.b.accessible-node-labels"] = " "
+        props[CAPACITY_PREFIX + "root.accessible-node-labels.x.capacity"] = "100"
+        props[f"{CAPACITY_PREFIX}{top}.accessible-node-labels"] = "x"
+        props[f"{CAPACITY_PREFIX}{top}.accessible-node-labels.x.capacity"] = "100"
+        props[CAPACITY_PREFIX + "root.b.accessible-node-labels"] = " "
         if nested:
-            props[PREFIX + "root.p.a.accessible-node-labels"] = "x"
-            props[PREFIX + "root.p.a.accessible-node-labels.x.capacity"] = "100"
-            props[PREFIX + "root.p.c.accessible-node-labels"] = " "
-        props["yarn.node-labels.enabled"] = "true"
+            props[CAPACITY_PREFIX + "root.p.a.accessible-node-labels"] = "x"
+            props[CAPACITY_PREFIX + "root.p.a.accessible-node-labels.x.capacity"] = "100"
+            props[CAPACITY_PREFIX + "root.p.c.accessible-node-labels"] = " "
+        props[NODE_LABELS_ENABLED] = "true"
     return leaves
 
 
 def _preemption(chooser: Chooser, props: dict[str, str]) -> None:
     if chooser.integer(0, 3) == 0:
         return
-    props["yarn.resourcemanager.scheduler.monitor.enable"] = "true"
-    props[PREEMPTION + "monitoring_interval"] = "1000"
-    props[PREEMPTION + "max_wait_before_kill"] = str(chooser.pick((1000, 2000)))
-    props[PREEMPTION + "total_preemption_per_round"] = str(chooser.pick((0.1, 0.5, 1.0)))
-    props[PREEMPTION + "natural_termination_factor"] = str(chooser.pick((0.2, 1.0)))
-    props[PREEMPTION + "max_ignored_over_capacity"] = str(chooser.pick((0.0, 0.1)))
+    props[MONITOR_ENABLE] = "true"
+    props[PREEMPTION_PREFIX + "monitoring_interval"] = "1000"
+    props[PREEMPTION_PREFIX + "max_wait_before_kill"] = str(chooser.pick((1000, 2000)))
+    props[PREEMPTION_PREFIX + "total_preemption_per_round"] = str(chooser.pick((0.1, 0.5, 1.0)))
+    props[PREEMPTION_PREFIX + "natural_termination_factor"] = str(chooser.pick((0.2, 1.0)))
+    props[PREEMPTION_PREFIX + "max_ignored_over_capacity"] = str(chooser.pick((0.0, 0.1)))
     if chooser.integer(0, 2) == 0:
-        props[PREEMPTION + "select_based_on_reserved_containers"] = "true"
+        props[PREEMPTION_PREFIX + "select_based_on_reserved_containers"] = "true"
 
 
 def _app(chooser: Chooser, index: int, leaves: Sequence[str], nodes: Sequence[NodeSpec], labelled: bool) -> AppSpec:

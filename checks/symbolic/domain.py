@@ -34,7 +34,7 @@ from yarnspec.impl.preemption.variants import GuaranteeRule, GuaranteeRuleName, 
 
 from yarnspec.checks.symbolic.arith import Arith, Concrete, Symbolic, SymbolicInt, Term, Vec, width_for
 from yarnspec.checks.symbolic.floats import Rounding, quotient_times, share_rounding
-from yarnspec.checks.symbolic.model import QUEUE_NAMES, Abstraction, Child, Level, Mode, Settings
+from yarnspec.checks.symbolic.model import QUEUE_NAMES, Abstraction, Child, Level, Mode, PolicySettings
 
 Backend = Literal["int", "bv"]
 Variant = Literal["hadoop-3", "tiny-queue"]
@@ -68,7 +68,7 @@ class Domain:
     bound: Bound
     variant: Variant = "hadoop-3"
     mode: Mode = field(default_factory=Mode)
-    settings: Settings = field(default_factory=Settings)
+    settings: PolicySettings = field(default_factory=PolicySettings)
     backend: Backend = "int"
     resource: tuple[int, ...] | None = None
     abstraction: Abstraction = field(default_factory=Abstraction)
@@ -123,10 +123,6 @@ class Domain:
             mode += ", offers by lemma"
         mode += ", balance mode" if self.mode.balance else ""
         return f"{self.calculator_name} calculator, {self.variant}, {self.bound}{mode}"
-
-    def with_bound(self, bound: Bound) -> Domain:
-        """The same domain at another bound."""
-        return replace(self, bound=bound)
 
     def resources(self) -> list[Domain]:
         """The domain split by the root resource, one domain per resource vector of the bound

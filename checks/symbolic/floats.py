@@ -186,6 +186,3 @@ def quotient_times(A: Arith, x: Term, num: Term, den: Term, rounds_toward_zero: 
     return A.ite(x < 0, A.num(0) - truncated, truncated)
 
 
-def float_below(value: float, num: int, den: int) -> bool:
-    """Whether the float ``value`` lies strictly below ``num / den`` (``den > 0``)."""
-    return Fraction(value) < Fraction(num, den)

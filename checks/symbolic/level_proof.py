@@ -31,7 +31,7 @@ from yarnspec.checks.symbolic.targets import Targets
 
 
 @dataclass(frozen=True)
-class View:
+class LevelView:
     """What a goal reads about a level: the fixpoint (inputs and derived figures), its state
     (finished, for a goal), and, when computed, targets and amounts to obtain."""
 
@@ -56,7 +56,7 @@ class View:
         return self.fp.level
 
 
-Goal = Callable[[View], Cond]
+Goal = Callable[[LevelView], Cond]
 Strengthening = Callable[[Fixpoint, State], "list[tuple[str, Cond]]"]
 
 
@@ -156,13 +156,13 @@ def targets_of(domain: Domain, fp: Fixpoint) -> Targets:
     return Targets(fp.calc, fp.level, domain.mode, domain.settings, domain.magnitude + magnitude(domain), domain.bound.size)
 
 
-def view_of(domain: Domain, fp: Fixpoint, state: State, with_targets: bool) -> View:
+def view_of(domain: Domain, fp: Fixpoint, state: State, with_targets: bool) -> LevelView:
     """A view of ``state``, with targets and amounts when asked for."""
     if not with_targets:
-        return View(fp, state)
+        return LevelView(fp, state)
     targets = targets_of(domain, fp)
     tbp = targets.to_be_preempted(state.ideal)
-    return View(fp, state, tbp, targets.to_obtain(tbp))
+    return LevelView(fp, state, tbp, targets.to_obtain(tbp))
 
 
 def free_state(A: Symbolic, dims: int, children: int, prefix: str) -> State:
@@ -248,13 +248,13 @@ def search_query(domain: Domain, prop: LevelProperty, depth: int) -> tuple[Decla
 # --- concrete evaluation -------------------------------------------------------------------
 
 
-def concrete_view(domain: Domain, level: Level, with_targets: bool) -> View:
+def concrete_view(domain: Domain, level: Level, with_targets: bool) -> LevelView:
     """The encoding's own result on concrete inputs (the fixpoint run to its end)."""
     fp = fixpoint_of(domain, Concrete(), level)
     return view_of(domain, fp, fp.run(), with_targets)
 
 
-def reference_view(domain: Domain, instance: Instance, with_targets: bool) -> tuple[View, list[ChildFigures]]:
+def reference_view(domain: Domain, instance: Instance, with_targets: bool) -> tuple[LevelView, list[ChildFigures]]:
     """The reference implementation's result on the same inputs, as a view the goals can
     read (the ideals, targets and amounts are the reference's)."""
     figures = reference_figures(instance.written, domain.dominant, domain.mode, domain.settings, domain.guarantee_rule)
@@ -262,11 +262,11 @@ def reference_view(domain: Domain, instance: Instance, with_targets: bool) -> tu
     finished = fp.run()
     state = replace(finished, ideal=tuple(f.ideal for f in figures))
     if not with_targets:
-        return View(fp, state), figures
-    return View(fp, state, tuple(f.to_be_preempted for f in figures), tuple(f.to_obtain for f in figures)), figures
+        return LevelView(fp, state), figures
+    return LevelView(fp, state, tuple(f.to_be_preempted for f in figures), tuple(f.to_obtain for f in figures)), figures
 
 
-def holds(prop: LevelProperty, view: View) -> bool:
+def holds(prop: LevelProperty, view: LevelView) -> bool:
     """The goal on a concrete view."""
     return bool(prop.goal(view))
 

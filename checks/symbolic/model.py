@@ -81,7 +81,7 @@ class Abstraction:
 
 
 @dataclass(frozen=True)
-class Settings:
+class PolicySettings:
     """The policy settings the amounts to obtain read (A.7), as the reference holds them."""
 
     natural_termination_factor: float = 0.2

@@ -24,7 +24,7 @@ from yarnspec.checks.symbolic.domain import Declared, Domain, Instance, declare,
 from yarnspec.checks.symbolic.fixpoint import Fixpoint, State
 from yarnspec.checks.symbolic.level_proof import fixpoint_of, reference_view
 from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level
-from yarnspec.checks.symbolic.prover import Answer, Obligation, Solver, Verdict
+from yarnspec.checks.symbolic.prover import SolverAnswer, Obligation, Solver, Verdict
 
 NAME = "more-pending-never-lowers-ideal"
 STATEMENT = (
@@ -145,12 +145,12 @@ def depths(domain: Domain) -> range:
     return range(2 * k + 1, 4 * k + 5)
 
 
-def prove(domain: Domain, solver: Solver) -> tuple[Verdict, list[Answer], str, MonotonicityExample | None]:
+def prove(domain: Domain, solver: Solver) -> tuple[Verdict, list[SolverAnswer], str, MonotonicityExample | None]:
     """``(verdict, answers, detail, counterexample)`` for every input of ``domain``: per
     resource part, the smallest depth of :func:`depths` within which every run ends, then
     per queue the goal at that depth; a counterexample is looked for with plain inputs
     (:func:`.domain.plain`), then realistic ones (:func:`.domain.realistic`), first."""
-    answers: list[Answer] = []
+    answers: list[SolverAnswer] = []
     used_depths = set()
     for part in domain.resources():
         where = f" (resource {part.resource})" if part.resource is not None and domain.resource is None else ""

@@ -38,7 +38,7 @@ class PlacementBound:
         return f"hosts={self.hosts}, containers<={self.containers}, need<={self.need}"
 
 
-class Placement:
+class PlacementTerms:
     """Steps 4-6 over terms for ``count`` requested containers and the per-host ``needs``
     (hint order); positions ``0 .. slots - 1`` of the output are encoded."""
 
@@ -97,12 +97,12 @@ class PlacementProperty:
     goal: object  # Callable[[Placement], Cond]
 
 
-def _length(p: Placement) -> Cond:
+def _length(p: PlacementTerms) -> Cond:
     A = p.A
     return A.all((p.free >= 0, p.aware >= 0, p.free + p.aware == p.count))
 
 
-def _nested(p: Placement) -> Cond:
+def _nested(p: PlacementTerms) -> Cond:
     A = p.A
     parts = []
     for i in range(p.slots):
@@ -113,12 +113,12 @@ def _nested(p: Placement) -> Cond:
     return A.all(parts)
 
 
-def _within_ratio(p: Placement) -> Cond:
+def _within_ratio(p: PlacementTerms) -> Cond:
     A = p.A
     return A.all(A.count(p.lists(i, h) for i in range(p.slots)) <= p.ratios[h] for h in range(len(p.needs)))
 
 
-def _free_first(p: Placement) -> Cond:
+def _free_first(p: PlacementTerms) -> Cond:
     A = p.A
     parts = []
     for i in range(p.slots):
@@ -129,7 +129,7 @@ def _free_first(p: Placement) -> Cond:
     return A.all(parts)
 
 
-def _needless_absent(p: Placement) -> Cond:
+def _needless_absent(p: PlacementTerms) -> Cond:
     A = p.A
     return A.all(A.implies(need <= 0, A.all(A.neg(p.lists(i, h)) for i in range(p.slots))) for h, need in enumerate(p.needs))
 
@@ -151,7 +151,7 @@ def obligation(A: Arith, bound: PlacementBound, prop: PlacementProperty) -> tupl
     count = A.var("n")
     needs = tuple(A.var(f"need.{h}") for h in range(bound.hosts))
     constraints = [count >= 0, count <= bound.containers, *(x >= 0 for x in needs), *(x <= bound.need for x in needs)]
-    placement = Placement(A, count, needs, bound.containers)
+    placement = PlacementTerms(A, count, needs, bound.containers)
     goal = prop.goal(placement)  # type: ignore[operator]
     return Obligation(prop.name, [*constraints, A.neg(goal)]), count, needs
 
@@ -209,7 +209,7 @@ def reference_holds(prop: PlacementProperty, count: int, needs: Sequence[int], s
     """Whether the goal holds for the reference's own output on :func:`hint_input`: the
     reference's requests are read into a concrete placement whose positions are theirs."""
     requests, computed = reference_requests(hint_input(count, needs))
-    placement = Placement(Concrete(), count, computed, max(slots, count))
+    placement = PlacementTerms(Concrete(), count, computed, max(slots, count))
     if placement.requests() != requests:
         return False
     return bool(prop.goal(placement))  # type: ignore[operator]

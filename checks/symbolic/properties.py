@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from yarnspec.checks.symbolic.arith import Cond, Term, Vec, add, cmax, fits, sub, total
 from yarnspec.checks.symbolic.fixpoint import Fixpoint, State
-from yarnspec.checks.symbolic.level_proof import LevelProperty, Parts, View
+from yarnspec.checks.symbolic.level_proof import LevelProperty, Parts, LevelView
 
 # --- shared pieces -------------------------------------------------------------------------
 
@@ -47,7 +47,7 @@ def share(fp: Fixpoint, q: int) -> tuple[Term, Term]:
     return A.ite(fp.weighted[q], children[q].guaranteed[0], A.num(1)), A.ite(fp.weighted[q], weighted_total, equal_count)
 
 
-def no_contention(v: View) -> Cond:
+def no_contention(v: LevelView) -> Cond:
     """Every child's demand fits its maximum, all demands together fit the parent, and no
     resource is reserved (so offers and the asking test read the same pending)."""
     A = v.A
@@ -82,7 +82,7 @@ def _rounded_out(fp: Fixpoint, state: State) -> Parts:
 # --- the sum of the ideals -----------------------------------------------------------------
 
 
-def _sum_ideal(v: View) -> Vec:
+def _sum_ideal(v: LevelView) -> Vec:
     return total(v.A, v.state.ideal, v.calc.dims)
 
 
@@ -140,7 +140,7 @@ SUM_DRF = LevelProperty(
 # --- the maximum ---------------------------------------------------------------------------
 
 
-def _ceilings(v: View, with_used: bool) -> list[Vec]:
+def _ceilings(v: LevelView, with_used: bool) -> list[Vec]:
     A = v.A
     found = []
     for c, start in zip(v.level.children, v.fp.initial):
@@ -193,7 +193,7 @@ MAX_DRF = LevelProperty(
 # --- the floor -----------------------------------------------------------------------------
 
 
-def _floor(v: View, guarantee_needed: bool, disabled_too: bool = True) -> Cond:
+def _floor(v: LevelView, guarantee_needed: bool, disabled_too: bool = True) -> Cond:
     A = v.A
     parts = []
     for i, c, w in zip(v.state.ideal, v.level.children, v.fp.weighted):
@@ -225,7 +225,7 @@ FLOOR = LevelProperty(
 )
 
 
-def _starts_fit(v: View) -> Cond:
+def _starts_fit(v: LevelView) -> Cond:
     """The children's initial ideals add up to at most the parent, per type."""
     return fits(v.A, total(v.A, v.fp.initial, v.calc.dims), v.level.resource)
 
@@ -241,7 +241,7 @@ FLOOR_PREEMPTABLE_DRF = LevelProperty(
 )
 
 
-def _weighted_floor(v: View) -> Cond:
+def _weighted_floor(v: LevelView) -> Cond:
     A = v.A
     parts = []
     for i, c, w in zip(v.state.ideal, v.level.children, v.fp.weighted):
@@ -252,7 +252,7 @@ def _weighted_floor(v: View) -> Cond:
 
 def _weighted_floor_parts(fp: Fixpoint, state: State) -> Parts:
     A = fp.A
-    fit = _starts_fit(View(fp, state))
+    fit = _starts_fit(LevelView(fp, state))
     weighted_pass = A.neg(state.equal_pass)
     parts: Parts = [("the first pass never goes negative when the starts fit", A.implies(A.all((fit, weighted_pass)), A.all(x >= 0 for x in state.unassigned)))]
     for q, w in enumerate(fp.weighted):
@@ -275,13 +275,13 @@ FLOOR_DRF = LevelProperty(
 # --- work conservation ---------------------------------------------------------------------
 
 
-def _demand_covers_supply(v: View) -> Cond:
+def _demand_covers_supply(v: LevelView) -> Cond:
     A = v.A
     demand = total(A, (add(c.used, c.pending) for c in v.level.children), v.calc.dims)
     return A.implies(fits(A, v.level.resource, demand), A.all(x <= 0 for x in v.state.unassigned))
 
 
-def _left_only_by_rounding(v: View) -> Cond:
+def _left_only_by_rounding(v: LevelView) -> Cond:
     A, fp, state = v.A, v.fp, v.state
     un = state.unassigned[0]
     parts = []
@@ -316,12 +316,12 @@ WORK = LevelProperty(
 # --- preemption without contention (YARN-11073) ------------------------------------------
 
 
-def _nothing_to_preempt(v: View) -> Cond:
+def _nothing_to_preempt(v: LevelView) -> Cond:
     A = v.A
     return A.implies(no_contention(v), A.all(x <= 0 for t in v.targets for x in t))
 
 
-def _rounding_residue_only(v: View) -> Cond:
+def _rounding_residue_only(v: LevelView) -> Cond:
     A, fp = v.A, v.fp
     parts = []
     for q, target in enumerate(v.targets):
@@ -332,7 +332,7 @@ def _rounding_residue_only(v: View) -> Cond:
 
 def _within_demand(fp: Fixpoint, state: State) -> Parts:
     A = fp.A
-    view = View(fp, state)
+    view = LevelView(fp, state)
     return [
         (f"within demand without contention ({q})", A.implies(no_contention(view), fits(A, i, add(c.used, c.pending))))
         for q, (i, c) in enumerate(zip(state.ideal, fp.level.children))
@@ -343,7 +343,7 @@ def _satisfied_without_contention(fp: Fixpoint, state: State) -> Parts:
     """DRF: without contention a queue that took part and left the loop is satisfied (ideal
     at least its use), and one that never asked started at its use."""
     A = fp.A
-    view = View(fp, state)
+    view = LevelView(fp, state)
     parts: Parts = []
     for q, (took, child) in enumerate(zip(took_part(fp, state), fp.level.children)):
         out = A.all((took, A.neg(state.asking[q])))
@@ -381,7 +381,7 @@ NO_CONTENTION_DRF = LevelProperty(
 )
 
 
-def lone_queue(v: View) -> Cond:
+def lone_queue(v: LevelView) -> Cond:
     """At most one child uses or asks for anything, its demand fits its maximum and the
     parent, and nothing is reserved: the cluster is otherwise idle."""
     A = v.A
@@ -390,7 +390,7 @@ def lone_queue(v: View) -> Cond:
     return A.all((at_most_one, no_contention(v)))
 
 
-def _lone_not_preempted(v: View) -> Cond:
+def _lone_not_preempted(v: LevelView) -> Cond:
     A = v.A
     return A.implies(lone_queue(v), A.all(x <= 0 for t in v.targets for x in t))
 
@@ -399,7 +399,7 @@ def _lone_parts(fp: Fixpoint, state: State) -> Parts:
     """Alone on an idle cluster nothing unassigned is negative, no ideal falls below its
     start, and a queue that took part and left the loop holds its use."""
     A = fp.A
-    alone = lone_queue(View(fp, state))
+    alone = lone_queue(LevelView(fp, state))
     parts: Parts = [("alone, nothing unassigned is negative", A.implies(alone, A.all(x >= 0 for x in state.unassigned)))]
     for q, (took, child) in enumerate(zip(took_part(fp, state), fp.level.children)):
         parts.append((f"alone, at least the start ({q})", A.implies(A.all((alone, took)), fits(A, fp.initial[q], state.ideal[q]))))
@@ -422,7 +422,7 @@ LONE = LevelProperty(
 # --- the amounts ---------------------------------------------------------------------------
 
 
-def _keeps_ideal(v: View) -> Cond:
+def _keeps_ideal(v: LevelView) -> Cond:
     A = v.A
     parts = []
     for i, c, o in zip(v.state.ideal, v.level.children, v.obtain):
@@ -431,7 +431,7 @@ def _keeps_ideal(v: View) -> Cond:
     return A.all(parts)
 
 
-def _within_budget(v: View) -> Cond:
+def _within_budget(v: LevelView) -> Cond:
     A = v.A
     return fits(A, total(A, v.targets, v.calc.dims), v.level.budget)
 
@@ -458,7 +458,7 @@ WITHIN_BUDGET = LevelProperty(
 )
 
 
-def _dominant_within_budget(v: View) -> Cond:
+def _dominant_within_budget(v: LevelView) -> Cond:
     calc = v.calc
     return calc.A.neg(calc.greater(v.level.resource, total(v.A, v.targets, calc.dims), v.level.budget))
 
@@ -474,7 +474,7 @@ WITHIN_BUDGET_DRF = LevelProperty(
 )
 
 
-def _keeps_keep(v: View) -> Cond:
+def _keeps_keep(v: LevelView) -> Cond:
     """DRF: ``used - to_obtain`` is not below ``min(used, ideal)`` by the calculator."""
     A, calc = v.A, v.calc
     ref = v.level.resource

@@ -10,7 +10,7 @@ or an induction obligation fails without a real counterexample being found.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -28,7 +28,7 @@ class Obligation:
 
 
 @dataclass(frozen=True)
-class Answer:
+class SolverAnswer:
     """z3's answer to one query: ``unsat``, ``sat`` (with the model) or ``unknown``."""
 
     name: str
@@ -43,9 +43,9 @@ class Solver:
     """A z3 front end with a per-query time limit (milliseconds, 0 = none)."""
 
     timeout_ms: int = 0
-    answers: list[Answer] = field(default_factory=list)
+    answers: list[SolverAnswer] = field(default_factory=list)
 
-    def check(self, name: str, constraints: Sequence[Any]) -> Answer:
+    def check(self, name: str, constraints: Sequence[Any]) -> SolverAnswer:
         """Ask z3 whether ``constraints`` can all hold."""
         solver = z3.Solver()
         if self.timeout_ms:
@@ -55,15 +55,15 @@ class Solver:
         result = solver.check()
         seconds = time.perf_counter() - started
         if result == z3.unsat:
-            answer = Answer(name, "unsat", seconds)
+            answer = SolverAnswer(name, "unsat", seconds)
         elif result == z3.sat:
-            answer = Answer(name, "sat", seconds, solver.model())
+            answer = SolverAnswer(name, "sat", seconds, solver.model())
         else:
-            answer = Answer(name, "unknown", seconds, reason=str(solver.reason_unknown()))
+            answer = SolverAnswer(name, "unknown", seconds, reason=str(solver.reason_unknown()))
         self.answers.append(answer)
         return answer
 
-    def discharge(self, obligations: Sequence[Obligation]) -> tuple[bool, list[Answer]]:
+    def discharge(self, obligations: Sequence[Obligation]) -> tuple[bool, list[SolverAnswer]]:
         """Check every obligation in order, stopping at the first that is not ``unsat``;
         ``(all unsat, answers)``."""
         answers = []
@@ -75,20 +75,8 @@ class Solver:
         return True, answers
 
 
-def total_seconds(answers: Sequence[Answer]) -> float:
+def total_seconds(answers: Sequence[SolverAnswer]) -> float:
     """The solver time of a list of answers."""
     return sum(a.seconds for a in answers)
 
 
-def first_model(
-    solver: Solver, depths: Sequence[int], query: Callable[[int], Sequence[Any]], name: str
-) -> tuple[Answer | None, list[Answer]]:
-    """Try ``query(depth)`` for each depth in turn; the first satisfiable answer (or None)
-    and every answer given."""
-    answers = []
-    for depth in depths:
-        answer = solver.check(f"{name} (depth {depth})", query(depth))
-        answers.append(answer)
-        if answer.result == "sat":
-            return answer, answers
-    return None, answers

@@ -28,6 +28,7 @@ from yarnspec.impl.cluster import (
     Queue,
     QueuePartition,
 )
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX
 from yarnspec.impl.preemption.config import GUARANTEE_RULE_KEY, GuaranteeRuleName, PreemptionConfig
 from yarnspec.impl.preemption.context import RoundContext
 from yarnspec.impl.preemption.ideal import IdealMode, compute_ideal_allocation
@@ -36,10 +37,9 @@ from yarnspec.impl.preemption.result import EventType, RoundResult
 from yarnspec.impl.preemption.to_obtain import compute_to_obtain
 from yarnspec.impl.resources import Resource
 
-from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level, Mode, Settings
+from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level, Mode, PolicySettings
 
 NODE = "n1"
-PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def snapshot_of(level: Level) -> ClusterSnapshot:
     )
 
 
-def policy_config(settings: Settings, guarantees: GuaranteeRuleName = "effective", budget_fraction: float = 1.0) -> PreemptionConfig:
+def policy_config(settings: PolicySettings, guarantees: GuaranteeRuleName = "effective", budget_fraction: float = 1.0) -> PreemptionConfig:
     """The policy settings of a replay: the level's factors, the harnesses' 10 s kill wait."""
     return PreemptionConfig(
         max_wait_before_kill_ms=10000,
@@ -127,7 +127,7 @@ def policy_config(settings: Settings, guarantees: GuaranteeRuleName = "effective
 
 
 def reference_figures(
-    level: Level, dominant: bool, mode: Mode, settings: Settings, guarantees: GuaranteeRuleName = "effective"
+    level: Level, dominant: bool, mode: Mode, settings: PolicySettings, guarantees: GuaranteeRuleName = "effective"
 ) -> list[ChildFigures]:
     """Run the reference's ideal allocation (with the level's budget) and amounts to obtain
     on :func:`snapshot_of` ``level`` and read every child's figures."""
@@ -154,7 +154,7 @@ def reference_figures(
     return figures
 
 
-def full_round(level: Level, dominant: bool, settings: Settings, guarantees: GuaranteeRuleName, budget_fraction: float) -> RoundResult:
+def full_round(level: Level, dominant: bool, settings: PolicySettings, guarantees: GuaranteeRuleName, budget_fraction: float) -> RoundResult:
     """One complete ``edit_schedule`` round of the reference on the level's configuration."""
     snapshot = snapshot_of(level)
     calc = calculator("dominant" if dominant else "default")
@@ -174,7 +174,7 @@ def _written(values: Sequence[int]) -> str:
 def case_file(
     level: Level,
     dominant: bool,
-    settings: Settings,
+    settings: PolicySettings,
     budget_fraction: float,
     guarantees: GuaranteeRuleName,
     case_id: str,
@@ -238,10 +238,10 @@ def case_file(
         "notation": "mockframework",
         "resource_calculator": "dominant" if dominant else "default",
         "conf": {
-            PREFIX + "max_wait_before_kill": 10000,
-            PREFIX + "total_preemption_per_round": budget_fraction,
-            PREFIX + "natural_termination_factor": settings.natural_termination_factor,
-            PREFIX + "max_ignored_over_capacity": settings.max_ignored_over_capacity,
+            PREEMPTION_PREFIX + "max_wait_before_kill": 10000,
+            PREEMPTION_PREFIX + "total_preemption_per_round": budget_fraction,
+            PREEMPTION_PREFIX + "natural_termination_factor": settings.natural_termination_factor,
+            PREEMPTION_PREFIX + "max_ignored_over_capacity": settings.max_ignored_over_capacity,
         }
         | ({GUARANTEE_RULE_KEY: guarantees} if guarantees != "effective" else {}),
         "input": {

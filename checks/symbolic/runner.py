@@ -20,7 +20,7 @@ from yarnspec.checks.symbolic.arith import Concrete, Symbolic, width_for
 from yarnspec.checks.symbolic.level_proof import LevelProperty, concrete_view, fixpoint_of, holds, induction, reference_view, search_query, termination
 from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level
 from yarnspec.checks.symbolic.placement import (
-    Placement,
+    PlacementTerms,
     PlacementBound,
     PlacementCounterexample,
     PlacementProperty,
@@ -29,7 +29,7 @@ from yarnspec.checks.symbolic.placement import (
     reference_requests,
 )
 from yarnspec.checks.symbolic.placement import obligation as placement_obligation
-from yarnspec.checks.symbolic.prover import Answer, Solver, Verdict, total_seconds
+from yarnspec.checks.symbolic.prover import SolverAnswer, Solver, Verdict, total_seconds
 from yarnspec.checks.symbolic.replay import ChildFigures, case_file
 
 #: Unrolling depths tried, in order, when searching for a counterexample.
@@ -83,7 +83,7 @@ class ProofResult:
     detail: str = ""
     counterexample: Counterexample | PlacementCounterexample | monotonicity.MonotonicityExample | None = None
     finding: str = ""
-    answers: tuple[Answer, ...] = field(default=())
+    answers: tuple[SolverAnswer, ...] = field(default=())
 
     def as_json(self, dominant: bool) -> dict[str, Any]:
         """A JSON-friendly summary."""
@@ -109,7 +109,7 @@ def prove_level(domain: Domain, prop: LevelProperty, solver: Solver, depths: Seq
     """Discharge ``prop``'s induction in ``domain`` (split by resource where the domain needs
     it); if an obligation fails, search the failing part of the domain for a real
     counterexample and replay it."""
-    answers: list[Answer] = []
+    answers: list[SolverAnswer] = []
     for part in domain.resources():
         proved, tried = _discharge(part, prop, solver)
         answers.extend(tried)
@@ -118,12 +118,12 @@ def prove_level(domain: Domain, prop: LevelProperty, solver: Solver, depths: Seq
     return ProofResult(prop.name, prop.statement, domain.describe(), "proved", total_seconds(answers), len(answers), finding=prop.finding, answers=tuple(answers))
 
 
-def _discharge(domain: Domain, prop: LevelProperty, solver: Solver) -> tuple[bool, list[Answer]]:
+def _discharge(domain: Domain, prop: LevelProperty, solver: Solver) -> tuple[bool, list[SolverAnswer]]:
     """The property's preferred backend first, the other if z3 gives up there or if the
     bit-vector proof fails only on its overflow bookkeeping (a ``range`` part, which the
     integer theory does not need)."""
     first = prop.backend or domain.backend
-    answers: list[Answer] = []
+    answers: list[SolverAnswer] = []
     for backend in (first, "bv" if first == "int" else "int"):
         proved, tried = solver.discharge(induction(replace(domain, backend=backend), prop))
         answers.extend(tried)
@@ -142,7 +142,7 @@ def find_counterexample(domain: Domain, prop: LevelProperty, solver: Solver, dep
 
 
 def _find(
-    whole: Domain, part: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int], answers: list[Answer]
+    whole: Domain, part: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int], answers: list[SolverAnswer]
 ) -> ProofResult | None:
     for depth in depths:
         declared, constraints = search_query(part, prop, depth)
@@ -160,7 +160,7 @@ def _find(
 
 
 def _search(
-    whole: Domain, part: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int], answers: list[Answer], failed: Answer
+    whole: Domain, part: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int], answers: list[SolverAnswer], failed: SolverAnswer
 ) -> ProofResult:
     found = _find(whole, part, prop, solver, depths, answers)
     if found is not None:
@@ -219,7 +219,7 @@ def prove_termination(domain: Domain, solver: Solver) -> ProofResult:
     negative component, so the ranking does not decrease although no reachable state does
     that), by unrolling: every input is done within ``d`` steps for the smallest ``d`` of
     :func:`.monotonicity.depths` that z3 confirms."""
-    answers: list[Answer] = []
+    answers: list[SolverAnswer] = []
     how = set()
     for part in domain.resources():
         failed = "DRF: unrolled directly"
@@ -240,7 +240,7 @@ def prove_termination(domain: Domain, solver: Solver) -> ProofResult:
     return ProofResult(TERMINATION_NAME, TERMINATION_STATEMENT, domain.describe(), "proved", total_seconds(answers), len(answers), detail, answers=tuple(answers))
 
 
-def _ends_within(domain: Domain, solver: Solver, answers: list[Answer]) -> int | None:
+def _ends_within(domain: Domain, solver: Solver, answers: list[SolverAnswer]) -> int | None:
     """The smallest unrolling depth after which every input's fixpoint is done, or None."""
     for depth in monotonicity.depths(domain):
         declared = declare(domain)
@@ -274,7 +274,7 @@ def prove_placement(bound: PlacementBound, prop: PlacementProperty, solver: Solv
         return ProofResult(prop.name, prop.statement, domain, "unknown", answer.seconds, 1, answer.reason, answers=(answer,))
     n = int(answer.model.eval(count, model_completion=True).as_signed_long())
     values = tuple(int(answer.model.eval(x, model_completion=True).as_signed_long()) for x in needs)
-    encoded = tuple(Placement(Concrete(), n, values, bound.containers).requests())
+    encoded = tuple(PlacementTerms(Concrete(), n, values, bound.containers).requests())
     reference, _ = reference_requests(hint_input(n, values))
     example = PlacementCounterexample(n, values, encoded, tuple(reference), not reference_holds(prop, n, values, bound.containers))
     return ProofResult(prop.name, prop.statement, domain, "counterexample", answer.seconds, 1, "found by the solver", example, answers=(answer,))

@@ -27,7 +27,7 @@ from yarnspec.impl.resources import Resource, java_float_div
 from yarnspec.checks.symbolic.arith import Arith, Cond, Term, Vec, add, choose, sub, total
 from yarnspec.checks.symbolic.calc import Calc
 from yarnspec.checks.symbolic.floats import factor_table, natural_termination_rule, quotient_times, truncate_rule
-from yarnspec.checks.symbolic.model import Level, Mode, Settings
+from yarnspec.checks.symbolic.model import Level, Mode, PolicySettings
 
 
 class Targets:
@@ -38,7 +38,7 @@ class Targets:
     table).
     """
 
-    def __init__(self, calc: Calc, level: Level, mode: Mode, settings: Settings, magnitude: int, guarantee_limit: int) -> None:
+    def __init__(self, calc: Calc, level: Level, mode: Mode, settings: PolicySettings, magnitude: int, guarantee_limit: int) -> None:
         self.calc = calc
         self.A: Arith = calc.A
         self.level = level

@@ -10,7 +10,7 @@ from typing import Any
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer, Call
 
-from yarnspec.checks.validate.adapter import Adapter, AdapterFault, StartFault
+from yarnspec.checks.validate.adapter import Adapter, AdapterFault
 from yarnspec.checks.validate.python_adapter import PythonAdapter
 from yarnspec.checks.validate.reference import REFERENCE_ADAPTERS
 

@@ -25,7 +25,7 @@ from yarnspec.spec.contracts.spark_placement import placement_input
 
 from yarnspec.checks.conformance import hadoop, mockframework, qdata
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
-from yarnspec.checks.conformance.spark_taskset_case import Step, parse_input
+from yarnspec.checks.conformance.spark_taskset_case import CaseStep, parse_input
 from yarnspec.checks.conformance.spark_taskset_replay import StepOutcome, TaskSetReplay, start_replay
 from yarnspec.checks.validate.world_description import model_of_reset, step_by_label
 
@@ -103,7 +103,7 @@ class Dispatch:
             return StepOutcome()
         if op == "check_speculatable":
             op, input = "check_speculatable_tasks", {"min_time_to_speculation_ms": MIN_TIME_TO_SPECULATION_MS}
-        return replay.run_step(Step(f"step {op}", op, input, {}, {}, None))
+        return replay.run_step(CaseStep(f"step {op}", op, input, {}, {}, None))
 
 
 def _launched(outcome: StepOutcome) -> list[dict[str, Any]]:

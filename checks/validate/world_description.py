@@ -36,8 +36,8 @@ from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
 from yarnspec.checks.suites.scheduler import VARIANTS
 from yarnspec.checks.suites.strategies import Chooser
 
-PREFIX = "yarn.scheduler.capacity."
-PREEMPTION = "yarn.resourcemanager.monitor.capacity.preemption."
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
 SOURCE = "<reset world>"
 #: The behaviour combinations generated worlds use: the property suite's, less ``pre-8127``
 #: (a known leak, whose observations break the contract's invariants on purpose).

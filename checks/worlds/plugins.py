@@ -13,7 +13,7 @@ A ``yarnspec.scenarios`` entry point loads to a :class:`~yarnspec.spec.worlds.sc
 world file's path (``str`` or :class:`~pathlib.Path`), or a callable returning an iterable of
 those. A ``yarnspec.properties`` entry point loads to a
 :class:`~yarnspec.spec.property_catalogue.ProgressProperty`, a
-:class:`~yarnspec.spec.scheduler.invariants.Invariant`, or a callable returning a list of
+:class:`~yarnspec.spec.scheduler.invariants.SchedulerInvariant`, or a callable returning a list of
 them; world files then name them in their questions (``docs/world-files.md``).
 
 Both are found when asked for (no registry kept in the package): ``yarnspec explore --list``

@@ -39,16 +39,16 @@ from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.calculator import CalculatorName
 from yarnspec.impl.resources import ZERO, Resource, f32
 from yarnspec.impl.config.getters import get_long, java_trim
+from yarnspec.impl.config.keys import CAPACITY_PREFIX
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, parse_decimal
 
-PREFIX = "yarn.scheduler.capacity."
 ROOT = "root"
 ANY_LABEL = "*"
 NO_LABEL = ""
 #: Hadoop ``ParentQueue.PRECISION``: tolerance of the children's capacity sum (as a fraction).
 SUM_PRECISION = 0.0005
 #: The global default of every queue's ``maximum-am-resource-percent``.
-MAX_AM_PERCENT_KEY = PREFIX + "maximum-am-resource-percent"
+MAX_AM_PERCENT_KEY = CAPACITY_PREFIX + "maximum-am-resource-percent"
 DEFAULT_MAX_AM_PERCENT = 0.1
 
 CapacityKind = Literal["percent", "weight", "absolute"]
@@ -249,7 +249,7 @@ def exceeds(calculator: CalculatorName, a: Resource, b: Resource) -> bool:
 
 def queue_key(path: str, setting: str) -> str:
     """``yarn.scheduler.capacity.<path>.<setting>``."""
-    return f"{PREFIX}{path}.{setting}"
+    return f"{CAPACITY_PREFIX}{path}.{setting}"
 
 
 def label_key(path: str, label: str, setting: str) -> str:
@@ -391,8 +391,8 @@ class _TreeReader:
         that have at least one property)."""
         paths: set[str] = set()
         for name in self.conf.names():
-            if name.startswith(PREFIX):
-                parts = name[len(PREFIX) :].split(".")
+            if name.startswith(CAPACITY_PREFIX):
+                parts = name[len(CAPACITY_PREFIX) :].split(".")
                 paths.update(".".join(parts[:i]) for i in range(1, len(parts)))
         return paths
 
@@ -414,7 +414,7 @@ class _TreeReader:
             child = f"{path}.{name}"
             if child not in defined:
                 raise self.conf.invalid(
-                    key, f"queue {child} is listed but no {PREFIX}{child}.* property exists (misspelt?)"
+                    key, f"queue {child} is listed but no {CAPACITY_PREFIX}{child}.* property exists (misspelt?)"
                 )
         return tuple(f"{path}.{name}" for name in names)
 
@@ -424,12 +424,12 @@ class _TreeReader:
         labels: dict[str, list[str]] = {path: [] for path in shape}
         marker = ".accessible-node-labels."
         for name in self.conf.names():
-            path, found, rest = name[len(PREFIX) :].partition(marker)
-            if not name.startswith(PREFIX) or not found or path not in labels:
+            path, found, rest = name[len(CAPACITY_PREFIX) :].partition(marker)
+            if not name.startswith(CAPACITY_PREFIX) or not found or path not in labels:
                 continue
             label, dot, setting = rest.partition(".")
             if not dot or not setting:
-                raise self.conf.invalid(name, f"expected a property named {PREFIX}{path}{marker}<label>.<setting>")
+                raise self.conf.invalid(name, f"expected a property named {CAPACITY_PREFIX}{path}{marker}<label>.<setting>")
             self._check_label_name(name, label)
             if label not in labels[path]:
                 labels[path].append(label)
@@ -766,9 +766,9 @@ class _TreeReader:
     def _warn_orphans(self) -> None:
         """Properties of a queue that is in no ``.queues`` list (usually a misspelt name)."""
         for name in self.conf.names():
-            if not name.startswith(PREFIX + ROOT + "."):
+            if not name.startswith(CAPACITY_PREFIX + ROOT + "."):
                 continue
-            parts = name[len(PREFIX) :].split(".")
+            parts = name[len(CAPACITY_PREFIX) :].split(".")
             depth = next(i for i in range(len(parts) - 1, 0, -1) if ".".join(parts[:i]) in self.drafts)
             owner, word, tail = ".".join(parts[:depth]), parts[depth], ".".join(parts[depth + 1 :])
             if tail and word not in _QUEUE_SETTINGS | _TEMPLATE_WORDS and tail.split(".")[0] in _QUEUE_SETTINGS:

@@ -55,7 +55,7 @@ _VARIABLE = re.compile(r"\$\{([^}$ ]+)\}")
 
 
 @dataclass(frozen=True)
-class Property:
+class XmlProperty:
     """One ``<property>`` as written: ``value`` is unsubstituted; ``line`` is where it starts."""
 
     name: str
@@ -75,7 +75,7 @@ class ConfigurationFile:
     """One parsed file: its properties in file order (repeats kept) and parse warnings."""
 
     source: str
-    properties: tuple[Property, ...]
+    properties: tuple[XmlProperty, ...]
     warnings: tuple[str, ...] = ()
 
     def names(self) -> set[str]:
@@ -133,7 +133,7 @@ def inline_configuration(properties: Mapping[str, str], source: str) -> Configur
     short = sum(4 * (len(name) + len(value)) + 100 for name, value in properties.items()) + 100 <= MAX_FILE_BYTES
     if not (plain and short):
         return parse_configuration(format_configuration(properties), source)
-    records: list[Property] = []
+    records: list[XmlProperty] = []
     warnings: list[str] = []
     for index, (name, value) in enumerate(properties.items()):
         line = _FIRST_PROPERTY_LINE + _LINES_PER_PROPERTY * index
@@ -152,7 +152,7 @@ def _plain(text: str) -> bool:
     return text.isprintable() and not any(c in text for c in "&<>")
 
 
-def _add_property(properties: list[Property], warnings: list[str], source: str, line: int, fields: Mapping[str, str]) -> None:
+def _add_property(properties: list[XmlProperty], warnings: list[str], source: str, line: int, fields: Mapping[str, str]) -> None:
     """Add the ``<property>`` at ``line`` with ``fields`` (its ``name``, ``value``, ``final``)
     to ``properties``, or a warning when Hadoop would skip it; an :class:`InputError` for a
     malformed one."""
@@ -173,16 +173,16 @@ def _add_property(properties: list[Property], warnings: list[str], source: str, 
         # Hadoop skips a property whose value is missing or empty.
         warnings.append(ConfigWarning("no-value", name, f"{where}: {name}: no value, so the property is ignored (as Hadoop does)"))
         return
-    properties.append(Property(name, value, source, line, final))
+    properties.append(XmlProperty(name, value, source, line, final))
 
 
 class _Handler(ContentHandler):
-    """SAX events to :class:`Property` records, refusing anything outside Hadoop's layout."""
+    """SAX events to :class:`XmlProperty` records, refusing anything outside Hadoop's layout."""
 
     def __init__(self, source: str) -> None:
         super().__init__()
         self.source = source
-        self.properties: list[Property] = []
+        self.properties: list[XmlProperty] = []
         self.warnings: list[str] = []
         self._locator: Locator | None = None
         self._stack: list[str] = []
@@ -262,7 +262,7 @@ class HadoopConfiguration:
     so a configuration reads the same everywhere.
     """
 
-    properties: Mapping[str, Property]
+    properties: Mapping[str, XmlProperty]
     sources: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     system_properties: Mapping[str, str] = field(default_factory=dict)
@@ -275,7 +275,7 @@ class HadoopConfiguration:
         environment: Mapping[str, str] | None = None,
     ) -> HadoopConfiguration:
         """Apply ``files`` in order: a later definition wins unless an earlier one is final."""
-        merged: dict[str, Property] = {}
+        merged: dict[str, XmlProperty] = {}
         final: set[str] = set()
         warnings: list[str] = []
         sources: list[str] = []
@@ -309,7 +309,7 @@ class HadoopConfiguration:
     @staticmethod
     def of(values: Mapping[str, str], source: str = "<properties>") -> HadoopConfiguration:
         """A configuration from a plain mapping (tests, case files); lines are numbered 1, 2, ..."""
-        props = tuple(Property(name, value, source, line) for line, (name, value) in enumerate(values.items(), 1))
+        props = tuple(XmlProperty(name, value, source, line) for line, (name, value) in enumerate(values.items(), 1))
         return HadoopConfiguration.merge([ConfigurationFile(source, props)])
 
     def __contains__(self, name: object) -> bool:

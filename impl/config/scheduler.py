@@ -27,24 +27,23 @@ from yarnspec.impl.config.capacity import queue_key
 
 #: The per-queue setting that turns intra-queue preemption off for a queue and its children.
 INTRA_QUEUE_DISABLE = "intra-queue-preemption.disable_preemption"
-from yarnspec.impl.config.capacity import PREFIX, ROOT, QueueTree, read_queue_tree
+from yarnspec.impl.config.capacity import ROOT, QueueTree, read_queue_tree
+from yarnspec.impl.config.keys import (
+    CAPACITY_PREFIX, MAXIMUM_ALLOCATION_MB, MAXIMUM_ALLOCATION_VCORES, MINIMUM_ALLOCATION_MB, MINIMUM_ALLOCATION_VCORES,
+    MONITOR_ENABLE, MONITOR_POLICIES, NODE_LABELS_ENABLED, RESOURCE_CALCULATOR, SCHEDULER_CLASS,
+)  # fmt: skip
 from yarnspec.impl.config.getters import java_trim
 from yarnspec.impl.config.hadoop_xml import ConfigurationFile, HadoopConfiguration, read_configuration_file
 
-CALCULATOR_KEY = PREFIX + "resource-calculator"
 DEFAULT_CALCULATOR_CLASS = "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"
-SCHEDULER_CLASS_KEY = "yarn.resourcemanager.scheduler.class"
 CAPACITY_SCHEDULER_CLASS = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"
-MONITOR_ENABLE_KEY = "yarn.resourcemanager.scheduler.monitor.enable"
-MONITOR_POLICIES_KEY = "yarn.resourcemanager.scheduler.monitor.policies"
 PREEMPTION_POLICY_CLASS = "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy"
-NODE_LABELS_KEY = "yarn.node-labels.enabled"
 
 #: ``(key, default)`` of the four scheduler allocation limits (Hadoop 3 defaults).
-MIN_MEMORY = ("yarn.scheduler.minimum-allocation-mb", 1024)
-MIN_VCORES = ("yarn.scheduler.minimum-allocation-vcores", 1)
-MAX_MEMORY = ("yarn.scheduler.maximum-allocation-mb", 8192)
-MAX_VCORES = ("yarn.scheduler.maximum-allocation-vcores", 4)
+MIN_MEMORY = (MINIMUM_ALLOCATION_MB, 1024)
+MIN_VCORES = (MINIMUM_ALLOCATION_VCORES, 1)
+MAX_MEMORY = (MAXIMUM_ALLOCATION_MB, 8192)
+MAX_VCORES = (MAXIMUM_ALLOCATION_VCORES, 4)
 
 FileKind = Literal["capacity-scheduler", "yarn-site"]
 
@@ -141,7 +140,7 @@ def file_kind(conf_file: ConfigurationFile) -> FileKind:
         return "capacity-scheduler"
     if "yarn-site" in name:
         return "yarn-site"
-    return "capacity-scheduler" if PREFIX + ROOT + ".queues" in conf_file.names() else "yarn-site"
+    return "capacity-scheduler" if CAPACITY_PREFIX + ROOT + ".queues" in conf_file.names() else "yarn-site"
 
 
 def merge_in_hadoop_order(
@@ -158,7 +157,7 @@ def merge_in_hadoop_order(
     if not any(file_kind(f) == "capacity-scheduler" for f in files):
         names = ", ".join(f.source for f in files) or "no files"
         raise InputError(
-            names, "", f"no capacity-scheduler.xml given: no file defines {PREFIX}{ROOT}.queues"
+            names, "", f"no capacity-scheduler.xml given: no file defines {CAPACITY_PREFIX}{ROOT}.queues"
         )
     return HadoopConfiguration.merge(ordered, system_properties=system_properties, environment=environment)
 
@@ -173,16 +172,16 @@ def scheduler_configuration(
     _check_scheduler_class(conf)
     calculator = _calculator(conf)
     queues = read_queue_tree(conf, calculator, known_labels)
-    monitor_enabled = conf.get_bool(MONITOR_ENABLE_KEY, False)
-    policies = tuple(p for p in map(java_trim, conf.get_strings(MONITOR_POLICIES_KEY) or [PREEMPTION_POLICY_CLASS]) if p)
-    node_labels = conf.get_bool(NODE_LABELS_KEY, False)
+    monitor_enabled = conf.get_bool(MONITOR_ENABLE, False)
+    policies = tuple(p for p in map(java_trim, conf.get_strings(MONITOR_POLICIES) or [PREEMPTION_POLICY_CLASS]) if p)
+    node_labels = conf.get_bool(NODE_LABELS_ENABLED, False)
     warnings = list(queues.warnings)
     if queues.labels and not node_labels:
         warnings.append(
             ConfigWarning(
                 "labels-disabled",
-                NODE_LABELS_KEY,
-                f"queues have settings for node labels ({', '.join(queues.labels)}) but {NODE_LABELS_KEY} "
+                NODE_LABELS_ENABLED,
+                f"queues have settings for node labels ({', '.join(queues.labels)}) but {NODE_LABELS_ENABLED} "
             "is not true in the files given: Hadoop then has no labelled nodes",
             )
         )
@@ -190,8 +189,8 @@ def scheduler_configuration(
         warnings.append(
             ConfigWarning(
                 "monitor-without-policy",
-                MONITOR_POLICIES_KEY,
-                f"{conf.location(MONITOR_POLICIES_KEY)}: {MONITOR_POLICIES_KEY}: the monitor is on but does not "
+                MONITOR_POLICIES,
+                f"{conf.location(MONITOR_POLICIES)}: {MONITOR_POLICIES}: the monitor is on but does not "
             "run ProportionalCapacityPreemptionPolicy, so nothing is preempted",
             )
         )
@@ -209,15 +208,15 @@ def scheduler_configuration(
 
 
 def _check_scheduler_class(conf: HadoopConfiguration) -> None:
-    value = conf.get_trimmed(SCHEDULER_CLASS_KEY)
+    value = conf.get_trimmed(SCHEDULER_CLASS)
     if value is not None and value != CAPACITY_SCHEDULER_CLASS:
-        raise conf.invalid(SCHEDULER_CLASS_KEY, f"not modelled: yarnspec models the CapacityScheduler ({CAPACITY_SCHEDULER_CLASS})")
+        raise conf.invalid(SCHEDULER_CLASS, f"not modelled: yarnspec models the CapacityScheduler ({CAPACITY_SCHEDULER_CLASS})")
 
 
 def _calculator(conf: HadoopConfiguration) -> CalculatorName:
-    value = conf.get_trimmed(CALCULATOR_KEY) or DEFAULT_CALCULATOR_CLASS
+    value = conf.get_trimmed(RESOURCE_CALCULATOR) or DEFAULT_CALCULATOR_CLASS
     if value not in CALCULATOR_CLASSES:
-        raise conf.invalid(CALCULATOR_KEY, f"expected one of {', '.join(CALCULATOR_CLASSES)}")
+        raise conf.invalid(RESOURCE_CALCULATOR, f"expected one of {', '.join(CALCULATOR_CLASSES)}")
     return CALCULATOR_CLASSES[value]
 
 

@@ -28,7 +28,10 @@ from dataclasses import replace
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ClusterSnapshot, Container
 from yarnspec.impl.errors import InputError, NotModelled
-from yarnspec.impl.preemption.config import LAZY, PREFIX, UNDERUTILIZED, PreemptionConfig
+from yarnspec.impl.config.keys import (
+    LAZY_PREEMPTION_ENABLED, PREEMPTION_PREFIX, PREEMPTION_SELECT_FOR_RESERVED, UNDERUTILIZED_PREEMPTION_ENABLED,
+)  # fmt: skip
+from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.context import RoundContext, SelectorRun
 from yarnspec.impl.preemption.fifo_selector import select_fifo
 from yarnspec.impl.preemption.intra_queue_selector import select_intra_queue
@@ -39,16 +42,16 @@ from yarnspec.impl.resources import ZERO
 from yarnspec.impl.preemption.result import PolicyState, RoundResult
 
 #: Settings whose features the model does not cover, with the Hadoop key that enables each.
-UNMODELLED_SETTINGS: tuple[tuple[str, str], ...] = (("underutilized_preemption_enabled", UNDERUTILIZED),)
+UNMODELLED_SETTINGS: tuple[tuple[str, str], ...] = (("underutilized_preemption_enabled", UNDERUTILIZED_PREEMPTION_ENABLED),)
 
 #: Settings Hadoop 2.7.3 does not have; under that variant they must stay at their defaults.
 NOT_IN_HADOOP_2_7_3: tuple[tuple[str, str], ...] = (
-    ("select_based_on_reserved_containers", PREFIX + "select_based_on_reserved_containers"),
-    ("additional_res_balance_based_on_reserved_containers", PREFIX + "additional_res_balance_based_on_reserved_containers"),
-    ("preemption_to_balance_enabled", PREFIX + "preemption-to-balance-queue-after-satisfied.enabled"),
-    ("conservative_drf", PREFIX + "conservative-drf"),
-    ("intra_queue_enabled", PREFIX + "intra-queue-preemption.enabled"),
-    ("lazy_preemption_enabled", LAZY),  # YARN-4108, Hadoop 2.8
+    ("select_based_on_reserved_containers", PREEMPTION_SELECT_FOR_RESERVED),
+    ("additional_res_balance_based_on_reserved_containers", PREEMPTION_PREFIX + "additional_res_balance_based_on_reserved_containers"),
+    ("preemption_to_balance_enabled", PREEMPTION_PREFIX + "preemption-to-balance-queue-after-satisfied.enabled"),
+    ("conservative_drf", PREEMPTION_PREFIX + "conservative-drf"),
+    ("intra_queue_enabled", PREEMPTION_PREFIX + "intra-queue-preemption.enabled"),
+    ("lazy_preemption_enabled", LAZY_PREEMPTION_ENABLED),  # YARN-4108, Hadoop 2.8
 )
 
 

@@ -48,7 +48,7 @@ class ContainerState(enum.IntEnum):
         return self in (ContainerState.ALLOCATED, ContainerState.RUNNING)
 
 
-class Container(NamedTuple):
+class TrackedContainer(NamedTuple):
     """A container: id, owning application, node, the request it was made for (``0`` is the
     AM request), its resource, its state, and the logical time it was allocated or reserved."""
 
@@ -172,7 +172,7 @@ class SchedulerState(NamedTuple):
     apps: tuple[AppState | None, ...]
     queues: tuple[Usage, ...]
     users: tuple[Usage, ...]
-    containers: tuple[Container, ...]
+    containers: tuple[TrackedContainer, ...]
     proposals: tuple[Proposal, ...] = ()
     marks: tuple[tuple[int, int], ...] = ()
     node_order: tuple[tuple[int, ...], ...] = ()
@@ -180,7 +180,7 @@ class SchedulerState(NamedTuple):
     monitor_at: int = NONE
     killable: tuple[int, ...] = ()
 
-    def container(self, cid: int) -> Container | None:
+    def container(self, cid: int) -> TrackedContainer | None:
         """The tracked container with this id, or ``None``."""
         containers = self.containers
         i = bisect_left(containers, cid, key=_CID)
@@ -191,13 +191,6 @@ class SchedulerState(NamedTuple):
     def live_nodes(self) -> tuple[bool, ...]:
         """Per node slot, whether it is registered."""
         return tuple(n.live for n in self.nodes)
-
-    def mark_time(self, cid: int) -> int | None:
-        """When the monitor marked this container for preemption, or ``None``."""
-        for marked, at in self.marks:
-            if marked == cid:
-                return at
-        return None
 
 
 #: A container's id, as a C-level key for the bisection in :meth:`SchedulerState.container`.

@@ -30,7 +30,8 @@ from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.calculator import calculator as make_calculator
 from yarnspec.impl.cluster import Partition, Queue
 from yarnspec.impl.config.build import queues_for_snapshot
-from yarnspec.impl.config.capacity import PREFIX, QueueConfig
+from yarnspec.impl.config.capacity import QueueConfig
+from yarnspec.impl.config.keys import CAPACITY_PREFIX
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import ZERO, Resource
@@ -302,10 +303,10 @@ def _queues(conf: SchedulerConfiguration, partition_index: Mapping[str, int]) ->
         parent = index[q.parent] if q.parent is not None else -1
         parent_policy = conf.queues[q.parent].ordering_policy if q.parent is not None else "utilization"
         if q.auto_create_children:
-            raise InputError(q.path, f"{PREFIX}{q.path}.auto-create-child-queue.enabled", "dynamic queues are not modelled")
+            raise InputError(q.path, f"{CAPACITY_PREFIX}{q.path}.auto-create-child-queue.enabled", "dynamic queues are not modelled")
         if q.leaf and q.ordering_policy not in APP_ORDERING_POLICIES:
             raise InputError(
-                q.path, f"{PREFIX}{q.path}.ordering-policy", f"ordering policy {q.ordering_policy!r} is not modelled (modelled: fifo, fair)"
+                q.path, f"{CAPACITY_PREFIX}{q.path}.ordering-policy", f"ordering policy {q.ordering_policy!r} is not modelled (modelled: fifo, fair)"
             )
         accessible = frozenset(i for name, i in partition_index.items() if q.can_access(name))
         result.append(

@@ -33,7 +33,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.spark.hints import PlacementHints
 from yarnspec.impl.spark.placement import ContainerLocalityPreferences, ExecutorsForTasks, PlacementInput, locality_of_requested_containers
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.resource_manager import ANY_HOST, AmRmClient, Capability, Container, ContainerRequest, ContainerStatus
+from yarnspec.impl.spark.resource_manager import ANY_HOST, AmRmClient, Capability, AllocatedContainer, ContainerRequest, ContainerStatus
 
 _SOURCE = "<allocator>"
 
@@ -227,7 +227,7 @@ class Executor:
 
 
 @dataclass(frozen=True)
-class Launch:
+class PendingLaunch:
     """A launch in progress (``numExecutorsStarting`` counts these)."""
 
     executor_id: str
@@ -327,7 +327,7 @@ class YarnAllocator:
     hints: PlacementHints = PlacementHints()
     clock_ms: int = 0
     executors: tuple[Executor, ...] = ()
-    launches: tuple[Launch, ...] = ()
+    launches: tuple[PendingLaunch, ...] = ()
     launching: frozenset[str] = frozenset()
     released: frozenset[str] = frozenset()
     last_executor_number: int = 0
@@ -524,13 +524,13 @@ class YarnAllocator:
 
     # --- 4.5 -------------------------------------------------------------------------------------
 
-    def _match_capability(self, container: Container) -> Capability:
+    def _match_capability(self, container: AllocatedContainer) -> Capability:
         requested = self.config.request_capability
         if self.config.variant.match_capability is MatchCapability.CONTAINER_MEMORY:
             return Capability(container.capability.memory_mb, requested.vcores)
         return requested
 
-    def handle_allocated_containers(self, containers: Sequence[Container]) -> YarnAllocator:
+    def handle_allocated_containers(self, containers: Sequence[AllocatedContainer]) -> YarnAllocator:
         """``handleAllocatedContainers``: match host, then rack, then ``*``; release what is
         left; then launch executors in the matched containers, in acceptance order (4.5)."""
         known = {fate.container_id for fate in self.fates}
@@ -540,12 +540,12 @@ class YarnAllocator:
             _require(cid not in known and cid not in seen, f"containers[{index}]", f"container {cid!r} was already allocated")
             seen.add(cid)
         client = self.client
-        accepted: list[Container] = []
+        accepted: list[AllocatedContainer] = []
         remaining = list(containers)
         resolver = self.config.rack_resolver
         passes = (lambda c: c.host, lambda c: resolver.resolve(c.host), lambda c: ANY_HOST)
         for location_of in passes:
-            left: list[Container] = []
+            left: list[AllocatedContainer] = []
             for container in remaining:
                 location = location_of(container)
                 matches = () if location is None else client.matching_requests(
@@ -564,7 +564,7 @@ class YarnAllocator:
             state = replace(state, fates=state.fates + (fate,))
         return state._run_allocated(accepted)
 
-    def _run_allocated(self, containers: Sequence[Container]) -> YarnAllocator:
+    def _run_allocated(self, containers: Sequence[AllocatedContainer]) -> YarnAllocator:
         """``runAllocatedContainers``: each accepted container consumes the next executor id;
         it is launched only while running < target, else skipped (kept, not released)."""
         state = self
@@ -581,7 +581,7 @@ class YarnAllocator:
             cid = container.container_id
             state = replace(state, last_executor_number=number)
             if state.num_executors_running < state.target:
-                launch = Launch(executor_id, cid, container.host)
+                launch = PendingLaunch(executor_id, cid, container.host)
                 fate = ContainerFate(cid, container.host, Fate.LAUNCHED, executor_id)
                 state = replace(
                     state,
@@ -744,7 +744,7 @@ class YarnAllocator:
         return replace(self, shutdown=shutdown)
 
     def allocate_resources(
-        self, allocated: Sequence[Container] = (), completed: Sequence[ContainerStatus] = ()
+        self, allocated: Sequence[AllocatedContainer] = (), completed: Sequence[ContainerStatus] = ()
     ) -> YarnAllocator:
         """``allocateResources``: update the requests, then take YARN's answer."""
         return self.update_resource_requests().handle_allocated_containers(allocated).process_completed_containers(completed)

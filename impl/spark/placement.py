@@ -56,11 +56,6 @@ class ContainerLocalityPreferences:
     nodes: tuple[str, ...] | None
     racks: tuple[str, ...] | None
 
-    @property
-    def has_locality(self) -> bool:
-        """True when the request names nodes."""
-        return self.nodes is not None
-
 
 @dataclass(frozen=True)
 class PlacementInput:

@@ -15,9 +15,6 @@ from functools import cached_property
 #: The key that names the default rack in a case file's ``rack_resolver`` object.
 DEFAULT_RACK_KEY = "*"
 
-#: Where Hadoop's topology puts a host it does not know (``NetworkTopology.DEFAULT_RACK``).
-HADOOP_DEFAULT_RACK = "/default-rack"
-
 
 @dataclass(frozen=True)
 class RackResolver:

@@ -12,7 +12,7 @@ It holds what Spark's allocator hands to YARN and asks of it (semantics 4.4):
   set YARN currently holds as excluded.
 
 The value is immutable: every call returns a new client. Containers YARN allocates and the
-statuses it reports for completed ones are plain values (:class:`Container`,
+statuses it reports for completed ones are plain values (:class:`AllocatedContainer`,
 :class:`ContainerStatus`) that tests, case runners and explorers hand to the allocator.
 """
 
@@ -56,14 +56,9 @@ class ContainerRequest:
     node_label: str | None = None
     relax_locality: bool = True
 
-    @property
-    def has_locality(self) -> bool:
-        """True when the request names nodes."""
-        return self.nodes is not None
-
 
 @dataclass(frozen=True)
-class Container:
+class AllocatedContainer:
     """A container YARN allocated to the application."""
 
     container_id: str

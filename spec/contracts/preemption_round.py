@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
+from yarnspec.impl.config.keys import PREEMPTION_OBSERVE_ONLY
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields
 
@@ -33,7 +34,6 @@ RESET = "reset"
 OP = "edit_schedule"
 MARK = "MARK_CONTAINER_FOR_PREEMPTION"
 KILLABLE = "MARK_CONTAINER_FOR_KILLABLE"
-OBSERVE_ONLY_KEY = "yarn.resourcemanager.monitor.capacity.preemption.observe_only"
 
 
 class RoundSetup(TypedDict):
@@ -107,7 +107,7 @@ def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
     observe_only = False
     for index, (call, answer) in enumerate(zip(calls, answers)):
         if call.op == RESET:
-            observe_only = str(call.input.get("conf", {}).get(OBSERVE_ONLY_KEY, "false")).lower() == "true"
+            observe_only = str(call.input.get("conf", {}).get(PREEMPTION_OBSERVE_ONLY, "false")).lower() == "true"
             marked.clear()
             continue
         if answer.output is None:

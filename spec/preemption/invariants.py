@@ -17,7 +17,7 @@ targets. :data:`PROPERTIES` lists them all by name for the CLI and the property 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -56,9 +56,6 @@ class Round:
     calculator: ResourceCalculator
     result: RoundResult
     prior: PolicyState = field(default_factory=PolicyState)
-
-
-Predicate = Callable[[Round], list[Violation]]
 
 
 @dataclass(frozen=True)

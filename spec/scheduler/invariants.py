@@ -1,7 +1,7 @@
 """The scheduler model's invariant catalogue: predicates over a state, or over one step.
 
-Every invariant is one :class:`Invariant`: a name, a summary, a source and a predicate over a
-:class:`Step`, returning ``None`` when the property holds and otherwise a message naming what
+Every invariant is one :class:`SchedulerInvariant`: a name, a summary, a source and a predicate over a
+:class:`SchedulerStep`, returning ``None`` when the property holds and otherwise a message naming what
 is wrong (``"n1: used <4096, 2> but its containers sum to <2048, 1>"``). A state invariant
 reads the state after the step (any reachable state); a step invariant also reads the state
 before and the action, states what every single step must respect (a limit checked when a
@@ -39,16 +39,16 @@ from yarnspec.impl.scheduler.actions.commit import COMMIT
 from yarnspec.impl.scheduler.actions.environment import ADD_NODE, FINISH_APP, LOSE_NODE, SUBMIT
 from yarnspec.impl.scheduler.actions.heartbeat import HEARTBEAT
 from yarnspec.impl.scheduler.actions.monitor import MONITOR as MONITOR_KIND
-from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerState, SchedulerState, Usage
+from yarnspec.impl.scheduler.state import NONE, AppPhase, TrackedContainer, ContainerState, SchedulerState, Usage
 from yarnspec.impl.scheduler.world import World
 
 from yarnspec.spec.property import Property, docstring_parts
-from yarnspec.spec.scheduler.reference_limits import Limits, am_limit
-from yarnspec.spec.scheduler.sums import Sums, Table
+from yarnspec.spec.scheduler.reference_limits import ReferenceLimits, am_limit
+from yarnspec.spec.scheduler.sums import Sums, SumTable
 
 
 @dataclass(slots=True)
-class Step:
+class SchedulerStep:
     """What an invariant looks at: the state ``after`` a step (for a state invariant, any
     reachable state), and for a step invariant the state ``before`` it and the ``action``
     taken. :attr:`sums` are computed once, on first use, and shared by every invariant."""
@@ -58,10 +58,10 @@ class Step:
     before: SchedulerState | None = None
     action: Action | None = None
     #: The reference limits to read (a model passes its own, remembered across steps).
-    limits: Limits | None = None
+    limits: ReferenceLimits | None = None
     # computed on first use (a plain slot: functools.cached_property takes a lock per read)
     _sums: Sums | None = field(default=None, init=False, repr=False, compare=False)
-    _new_containers: tuple[Container, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _new_containers: tuple[TrackedContainer, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def sums(self) -> Sums:
@@ -72,7 +72,7 @@ class Step:
         return sums
 
     @property
-    def new_containers(self) -> tuple[Container, ...]:
+    def new_containers(self) -> tuple[TrackedContainer, ...]:
         """The containers of the state after that the state before does not have (computed
         once, shared by the step invariants of one step)."""
         new = self._new_containers
@@ -87,10 +87,10 @@ class Step:
         return new
 
     @property
-    def reference(self) -> Limits:
+    def reference(self) -> ReferenceLimits:
         """The reference limits: :attr:`limits`, or a cache of this step's own."""
         if self.limits is None:
-            self.limits = Limits(self.world)
+            self.limits = ReferenceLimits(self.world)
         return self.limits
 
     @property
@@ -126,9 +126,9 @@ A_MARK = StatePremise("a container is marked for preemption", _a_container_is_ma
 
 
 @dataclass(frozen=True)
-class Invariant(Property[Step, str | None]):
+class SchedulerInvariant(Property[SchedulerStep, str | None]):
     """One invariant of the scheduler model, the specification's one :class:`Property` type
-    over a :class:`Step`: its name, what it says, where it comes from, and its predicate
+    over a :class:`SchedulerStep`: its name, what it says, where it comes from, and its predicate
     (``None`` when it holds, else what is wrong).
 
     ``broken_by`` is empty for a state invariant (checked in every state). A step invariant
@@ -202,7 +202,7 @@ def _user_name(world: World, user: int) -> str:
 # -- nodes ----------------------------------------------------------------------------------
 
 
-def node_used_is_sum_of_containers(step: Step) -> str | None:
+def node_used_is_sum_of_containers(step: SchedulerStep) -> str | None:
     """A node's stored used equals the sum of its live containers (reservations excluded); a
     node that is not registered holds nothing. Source: DESIGN.md; YuniKorn "node = sum of its
     allocations"; Hadoop ``SchedulerNode.allocatedResource``."""
@@ -220,7 +220,7 @@ def node_used_is_sum_of_containers(step: Step) -> str | None:
     return None
 
 
-def node_free_plus_used_is_capacity(step: Step) -> str | None:
+def node_free_plus_used_is_capacity(step: SchedulerStep) -> str | None:
     """On every registered node, free (unallocated) plus used equals its capacity; an
     unregistered slot has neither. Source: DESIGN.md (resources return: used plus free equals
     the total); Hadoop keeps both ``unallocatedResource`` and ``allocatedResource``."""
@@ -232,7 +232,7 @@ def node_free_plus_used_is_capacity(step: Step) -> str | None:
     return None
 
 
-def node_within_capacity(step: Step) -> str | None:
+def node_within_capacity(step: SchedulerStep) -> str | None:
     """A node's used fits its capacity (as the calculator compares: memory only for the
     default calculator, which lets vcores be overcommitted as Hadoop does) and is never
     negative. Source: DESIGN.md; Hadoop's fit checks in ``assignContainer`` and ``accept``."""
@@ -248,7 +248,7 @@ def node_within_capacity(step: Step) -> str | None:
 # -- queues, users, applications ------------------------------------------------------------
 
 
-def leaf_is_sum_of_apps(step: Step) -> str | None:
+def leaf_is_sum_of_apps(step: SchedulerStep) -> str | None:
     """Per partition, a leaf's used equals its applications' used plus reserved (Hadoop counts
     reservations in a queue's used), its reserved and pending their reserved and pending.
     Source: DESIGN.md; YuniKorn "leaf = sum of apps"."""
@@ -262,7 +262,7 @@ def leaf_is_sum_of_apps(step: Step) -> str | None:
     return None
 
 
-def parent_is_sum_of_children(step: Step) -> str | None:
+def parent_is_sum_of_children(step: SchedulerStep) -> str | None:
     """Per partition, a parent's used, reserved and pending equal its children's sums.
     Source: DESIGN.md; YuniKorn "queue = sum of children"."""
     world, queues = step.world, step.after.queues
@@ -282,7 +282,7 @@ def parent_is_sum_of_children(step: Step) -> str | None:
     return None
 
 
-def user_is_sum_of_apps(step: Step) -> str | None:
+def user_is_sum_of_apps(step: SchedulerStep) -> str | None:
     """Per partition, a user's used (reservations included), reserved and pending equal the
     sums over the user's applications in that leaf. Source: YuniKorn "user usage = sum of
     owned apps"; Hadoop ``UsersManager.User``."""
@@ -296,7 +296,7 @@ def user_is_sum_of_apps(step: Step) -> str | None:
     return None
 
 
-def _apps_mismatch(usage: Usage, owner: int, p: int, used: Table, reserved: Table, pending: Table) -> str | None:
+def _apps_mismatch(usage: Usage, owner: int, p: int, used: SumTable, reserved: SumTable, pending: SumTable) -> str | None:
     """The first of used (reservations included), reserved and pending in partition ``p``
     that differs from the owner's applications' sum, described; None when all agree."""
     if used.matches(owner, p, usage.used[p]) and reserved.matches(owner, p, usage.reserved[p]) and pending.matches(owner, p, usage.pending[p]):
@@ -308,7 +308,7 @@ def _apps_mismatch(usage: Usage, owner: int, p: int, used: Table, reserved: Tabl
     return None
 
 
-def am_used_is_sum_of_active_ams(step: Step) -> str | None:
+def am_used_is_sum_of_active_ams(step: SchedulerStep) -> str | None:
     """A leaf's (and a user's) AM used equals the AM resource of its activated applications,
     per partition; a parent has none. Source: Hadoop ``LeafQueue.activateApplications`` /
     ``removeApplicationAttempt`` (``incAMUsed`` / ``decAMUsed``)."""
@@ -326,7 +326,7 @@ def am_used_is_sum_of_active_ams(step: Step) -> str | None:
     return None
 
 
-def app_is_sum_of_containers(step: Step) -> str | None:
+def app_is_sum_of_containers(step: SchedulerStep) -> str | None:
     """Per partition (of the node), an application's used equals its live containers, its
     reserved its reserved containers; its AM container, if any, is a live AM container of its
     own, and it has no other. Source: Hadoop ``SchedulerApplicationAttempt``
@@ -350,7 +350,7 @@ def app_is_sum_of_containers(step: Step) -> str | None:
     return None
 
 
-def pending_is_sum_of_asks(step: Step) -> str | None:
+def pending_is_sum_of_asks(step: SchedulerStep) -> str | None:
     """An application's pending, per partition asked for, equals the sum over its requests of
     outstanding containers times capability; no count is negative. Source: YuniKorn "pending
     = sum of asks"; Hadoop ``AppSchedulingInfo`` pending accounting."""
@@ -369,7 +369,7 @@ def pending_is_sum_of_asks(step: Step) -> str | None:
     return None
 
 
-def no_negative_usage(step: Step) -> str | None:
+def no_negative_usage(step: SchedulerStep) -> str | None:
     """No stored figure of a queue, user or application is ever negative in any resource, nor
     a node's free resource in a resource the calculator counts. Source: YuniKorn "never
     negative"."""
@@ -412,7 +412,7 @@ def _negative_free(world: World, state: SchedulerState) -> str | None:
 # -- reservations and containers ------------------------------------------------------------
 
 
-def one_reservation_per_node(step: Step) -> str | None:
+def one_reservation_per_node(step: SchedulerStep) -> str | None:
     """Every reserved container is the reservation of its node, so a node holds at most one.
     Source: DESIGN.md; Hadoop ``SchedulerNode.reservedContainer`` (one per node)."""
     world, state = step.world, step.after
@@ -423,7 +423,7 @@ def one_reservation_per_node(step: Step) -> str | None:
     return None
 
 
-def reservation_not_allocated(step: Step) -> str | None:
+def reservation_not_allocated(step: SchedulerStep) -> str | None:
     """A node's reservation is a reserved container on that node, never an allocated or
     running one (a reserved container is never also allocated). Source: DESIGN.md; seed 002
     (RESERVED turns into ALLOCATED only by the allocation that ends the reservation)."""
@@ -438,10 +438,10 @@ def reservation_not_allocated(step: Step) -> str | None:
     return None
 
 
-def container_ids_unique(step: Step) -> str | None:
+def container_ids_unique(step: SchedulerStep) -> str | None:
     """Container ids are unique and were all handed out (below the next id). Source:
     DESIGN.md; Hadoop ``ContainerId`` from the attempt's counter."""
-    world, state = step.world, step.after
+    state = step.after
     previous = -1
     for c in state.containers:
         if c.cid <= previous:
@@ -452,7 +452,7 @@ def container_ids_unique(step: Step) -> str | None:
     return None
 
 
-def containers_belong(step: Step) -> str | None:
+def containers_belong(step: SchedulerStep) -> str | None:
     """Every tracked container belongs to one running application and sits on one registered
     node, for a request of that application. Source: DESIGN.md ("each live container belongs
     to one app on one node")."""
@@ -471,7 +471,7 @@ def containers_belong(step: Step) -> str | None:
     return None
 
 
-def reservation_references_live_objects(step: Step) -> str | None:
+def reservation_references_live_objects(step: SchedulerStep) -> str | None:
     """A reservation references a running application, one of its requests (with that
     request's capability) and a registered node that holds it. Source: YuniKorn
     "reservations reference live objects"; Hadoop ``reservedContainers`` per scheduler key."""
@@ -490,7 +490,7 @@ def reservation_references_live_objects(step: Step) -> str | None:
     return None
 
 
-def cluster_conservation(step: Step) -> str | None:
+def cluster_conservation(step: SchedulerStep) -> str | None:
     """Per partition, the registered nodes' free resource plus what the queues use (root's
     used less its reserved) equals the partition's capacity, always: through allocations,
     completions, kills, releases and lost nodes. Ties the node-side and queue-side counters
@@ -515,7 +515,7 @@ def _released_reservations(before: SchedulerState, after: SchedulerState, app: i
     return _sum(c.resource for c in before.containers if c.app == app and c.state == ContainerState.RESERVED and c.cid not in now)
 
 
-def allocation_within_queue_max(step: Step) -> str | None:
+def allocation_within_queue_max(step: SchedulerStep) -> str | None:
     """A step that allocates or reserves a new container leaves every queue from its leaf to
     root within its maximum (rounded down to the minimum allocation) in the node's partition;
     without partition exclusivity the limit is the partition. Source: DESIGN.md; Hadoop
@@ -534,7 +534,7 @@ def allocation_within_queue_max(step: Step) -> str | None:
     return None
 
 
-def allocation_within_user_limit(step: Step) -> str | None:
+def allocation_within_user_limit(step: SchedulerStep) -> str | None:
     """A step that allocates or reserves a new container does so only while the user's used
     (less reservations the step gives up) is at most the user limit, so a user crosses its
     limit by at most that one container. Source: DESIGN.md; Hadoop ``LeafQueue.accept`` and
@@ -555,7 +555,7 @@ def allocation_within_user_limit(step: Step) -> str | None:
     return None
 
 
-def activation_within_am_limit(step: Step) -> str | None:
+def activation_within_am_limit(step: SchedulerStep) -> str | None:
     """An application is activated only if its queue's AM used then fits the AM limit
     (``maximum-am-resource-percent``), unless it is the queue's only active application (Hadoop
     lets one start so the queue is not stuck). Source: DESIGN.md; Hadoop
@@ -583,7 +583,7 @@ def activation_within_am_limit(step: Step) -> str | None:
     return None
 
 
-def kill_only_after_wait(step: Step) -> str | None:
+def kill_only_after_wait(step: SchedulerStep) -> str | None:
     """The preemption monitor kills a live container only after marking it in an earlier round
     and waiting ``max_wait_before_kill`` (the shorter wait of the selectors in use). Source:
     seed 000 and seed 002 (mark, then kill after 15 s); semantics A.12."""
@@ -610,11 +610,11 @@ def kill_only_after_wait(step: Step) -> str | None:
 
 
 def _invariant(
-    name: str, predicate: Callable[[Step], str | None], *broken_by: str, premise: StatePremise | None = None
-) -> Invariant:
+    name: str, predicate: Callable[[SchedulerStep], str | None], *broken_by: str, premise: StatePremise | None = None
+) -> SchedulerInvariant:
     """The invariant ``name`` with its summary and source read from the predicate's docstring."""
     summary, source = docstring_parts(predicate)
-    return Invariant(name, summary, source, predicate, frozenset(broken_by), premise)
+    return SchedulerInvariant(name, summary, source, predicate, frozenset(broken_by), premise)
 
 
 #: The action kinds that create containers: a heartbeat allocates and commits at once, a
@@ -630,7 +630,7 @@ ACTIVATING = (SUBMIT.name, FINISH_APP.name, LOSE_NODE.name, ADD_NODE.name)
 
 #: Every invariant of the catalogue: state invariants first, in the order they are checked,
 #: then the step invariants with the action kinds that can break them.
-INVARIANTS: tuple[Invariant, ...] = (
+INVARIANTS: tuple[SchedulerInvariant, ...] = (
     _invariant("node-used-is-sum-of-containers", node_used_is_sum_of_containers),
     _invariant("node-free-plus-used-is-capacity", node_free_plus_used_is_capacity),
     _invariant("node-within-capacity", node_within_capacity),
@@ -654,10 +654,10 @@ INVARIANTS: tuple[Invariant, ...] = (
 )
 
 #: The state invariants (checked in every state).
-STATE_INVARIANTS: tuple[Invariant, ...] = tuple(i for i in INVARIANTS if not i.is_step)
+STATE_INVARIANTS: tuple[SchedulerInvariant, ...] = tuple(i for i in INVARIANTS if not i.is_step)
 
 #: The step invariants (checked after the steps that can break them).
-STEP_INVARIANTS: tuple[Invariant, ...] = tuple(i for i in INVARIANTS if i.is_step)
+STEP_INVARIANTS: tuple[SchedulerInvariant, ...] = tuple(i for i in INVARIANTS if i.is_step)
 
 #: The fields of a scheduler state the state invariants read (besides the world): a state
 #: invariant's verdict is a function of these fields alone (not of the clock, proposals, marks
@@ -668,13 +668,13 @@ ACCOUNTING_FIELDS: tuple[str, ...] = ("next_container", "nodes", "apps", "queues
 
 def check_state(world: World, state: SchedulerState) -> list[tuple[str, str]]:
     """``(name, message)`` of every state invariant ``state`` violates."""
-    step = Step(world, state)
+    step = SchedulerStep(world, state)
     return [(i.name, message) for i in STATE_INVARIANTS if (message := i.predicate(step)) is not None]
 
 
 def check_step(world: World, before: SchedulerState, action: Action, after: SchedulerState) -> list[tuple[str, str]]:
     """``(name, message)`` of every step invariant the step violates (those its action's kind
     can break)."""
-    step = Step(world, after, before, action)
+    step = SchedulerStep(world, after, before, action)
     kind_of = kind(action)
     return [(i.name, message) for i in STEP_INVARIANTS if kind_of in i.broken_by and (message := i.predicate(step)) is not None]

@@ -22,26 +22,18 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, fair_classes, kind, label, start, steps
+from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, kind, label, start, steps
 from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form, placement_slots, renumber_containers
 from yarnspec.impl.scheduler.bookkeeping.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
-from yarnspec.impl.scheduler.inputs.bounds import Bounds
-from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
-from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from yarnspec.impl.scheduler.inputs.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
-from yarnspec.impl.scheduler.world import World, build_world
+from yarnspec.impl.scheduler.inputs.variants import CommitCheck, HeadroomRule
+from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_catalogue import ProgressProperty, PropertyCatalogue
-from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, StatePremise, Step
-from yarnspec.spec.scheduler.invariants import Invariant as ModelInvariant
-from yarnspec.spec.scheduler.reference_limits import Limits
+from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, SchedulerInvariant, SchedulerStep, StatePremise
+from yarnspec.spec.scheduler.reference_limits import ReferenceLimits
 from yarnspec.spec.scheduler.verdicts import Verdicts
 from yarnspec.spec.transition_system import Invariant, JSONValue, Premise, Progress, TransitionSystem, leads_to
-
-PREFIX = "yarn.scheduler.capacity."
-MONITOR = "yarn.resourcemanager.scheduler.monitor.enable"
-PREEMPTION = "yarn.resourcemanager.monitor.capacity.preemption."
 
 
 class ModelState(NamedTuple):
@@ -66,7 +58,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
 
     def __init__(
         self, world: World, title: str = "", progress: bool = True, properties: Sequence[str] = ("reservation-progress",),
-        catalogue: PropertyCatalogue | None = None, extra_invariants: Sequence[ModelInvariant] = (),
+        catalogue: PropertyCatalogue | None = None, extra_invariants: Sequence[SchedulerInvariant] = (),
     ) -> None:  # fmt: skip
         known = (catalogue or BUILTIN_PROPERTIES).progress
         unknown = sorted(set(properties) - set(known))
@@ -93,7 +85,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         self._step_order = (*STEP_INVARIANTS, *(i for i in self._extra_invariants if i.is_step))
         self._step_invariants = _by_kind(self._step_order)
         #: The invariants' verdicts and reference limits, remembered by the parts of a state they read.
-        self.limits = Limits(world)
+        self.limits = ReferenceLimits(world)
         self.verdicts = Verdicts(world, tuple(inv for inv in (*STATE_INVARIANTS, *self._extra_invariants) if not inv.is_step))
         #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
         self.memo = Memo(world)
@@ -127,7 +119,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
                     continue
                 broken: tuple[tuple[str, str], ...] = ()
             else:
-                step = Step(world, after, before, action, self.limits)
+                step = SchedulerStep(world, after, before, action, self.limits)
                 broken = ()
                 for inv in checks:
                     if (message := inv.predicate(step)) is not None:
@@ -172,7 +164,7 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         verdicts = self.verdicts
         premises: dict[int, Premise[ModelState]] = {}
 
-        def premise(inv: ModelInvariant) -> Premise[ModelState] | None:
+        def premise(inv: SchedulerInvariant) -> Premise[ModelState] | None:
             if inv.premise is None:
                 return None
             if id(inv.premise) not in premises:
@@ -262,7 +254,7 @@ def _state_check(verdicts: Verdicts, index: int) -> Callable[[ModelState], str |
     return check
 
 
-def _by_kind(invariants: Sequence[ModelInvariant]) -> dict[str, tuple[ModelInvariant, ...]]:
+def _by_kind(invariants: Sequence[SchedulerInvariant]) -> dict[str, tuple[SchedulerInvariant, ...]]:
     """Per action kind, the step invariants a step of that kind can break (catalogue order)."""
     kinds = sorted({k for inv in invariants for k in inv.broken_by})
     return {k: tuple(inv for inv in invariants if k in inv.broken_by) for k in kinds}

@@ -13,7 +13,7 @@ generated states and that a bug planted in the implementation's user limit is no
 Rounding follows Hadoop's ``Resources``: the default calculator rounds memory and sets vcores
 to 1 when memory is positive, DRF rounds every type.
 
-:class:`Limits` remembers the queue maximum and user limit by the records they read (a step
+:class:`ReferenceLimits` remembers the queue maximum and user limit by the records they read (a step
 invariant asks for them after every allocating step, and few distinct inputs recur: 28 among
 the 4,530 allocations of ``async-double-commit``); a model owns one, as it owns its other
 caches.
@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Hashable
 
 from yarnspec.impl.resources import ZERO, Resource, f32, java_long
-from yarnspec.impl.scheduler.bookkeeping.memo import Table
+from yarnspec.impl.scheduler.bookkeeping.memo import BoundedTable
 from yarnspec.impl.scheduler.state import AppPhase, SchedulerState
 from yarnspec.impl.scheduler.world import World
 
@@ -191,7 +191,7 @@ def am_limit(world: World, state: SchedulerState, leaf: int, partition: int) -> 
     return _normalize_up(world, usable, f32(world.queues[leaf].config.max_am_percent))
 
 
-class Limits:
+class ReferenceLimits:
     """:func:`queue_maximum` and :func:`user_limit` of one world, remembered by the parts of
     the state they read (the nodes; for the user limit also the users and the applications),
     so equal inputs are computed once. An explicit cache owned by one model, bounded: when it
@@ -199,7 +199,7 @@ class Limits:
 
     def __init__(self, world: World, capacity: int = 1 << 12) -> None:
         self.world = world
-        self._known: Table[Hashable, Resource] = Table(capacity)
+        self._known: BoundedTable[Hashable, Resource] = BoundedTable(capacity)
 
     def _remembered(self, key: Hashable, compute: Callable[[], Resource]) -> Resource:
         return self._known.get(key, compute)

@@ -43,7 +43,7 @@ def _resource(total: Values) -> Resource:
     return ZERO if total is None else Resource(total)
 
 
-class Table(dict[tuple[int, int], tuple[int, ...]]):
+class SumTable(dict[tuple[int, int], tuple[int, ...]]):
     """Sums by ``(owner, partition)``; an owner with nothing summed reads ``ZERO``."""
 
     def plus(self, owner: int, partition: int, resource: Resource) -> None:
@@ -74,17 +74,17 @@ class Sums:
 
     node_containers: tuple[int, ...]
     node_live: tuple[Resource, ...]
-    app_live: Table
-    app_reserved: Table
+    app_live: SumTable
+    app_reserved: SumTable
     app_ams: tuple[tuple[int, ...], ...]
-    queue_used: Table
-    queue_reserved: Table
-    queue_pending: Table
-    queue_am: Table
-    user_used: Table
-    user_reserved: Table
-    user_pending: Table
-    user_am: Table
+    queue_used: SumTable
+    queue_reserved: SumTable
+    queue_pending: SumTable
+    queue_am: SumTable
+    user_used: SumTable
+    user_reserved: SumTable
+    user_pending: SumTable
+    user_am: SumTable
 
     @staticmethod
     def of(world: World, state: SchedulerState) -> Sums:
@@ -94,7 +94,7 @@ class Sums:
         node_partition = world.node_partition
         counts = [0] * nodes
         node_live: list[Values] = [None] * nodes
-        app_live, app_reserved = Table(), Table()
+        app_live, app_reserved = SumTable(), SumTable()
         ams: list[list[int]] = [[] for _ in range(apps)]
         for c in state.containers:
             node, app, resource = c.node, c.app, c.resource
@@ -118,8 +118,8 @@ class Sums:
                 continue
             key = (app, node_partition[node])
             table[key] = _plus(table.get(key), resource)
-        q_used, q_reserved, q_pending, q_am = Table(), Table(), Table(), Table()
-        u_used, u_reserved, u_pending, u_am = Table(), Table(), Table(), Table()
+        q_used, q_reserved, q_pending, q_am = SumTable(), SumTable(), SumTable(), SumTable()
+        u_used, u_reserved, u_pending, u_am = SumTable(), SumTable(), SumTable(), SumTable()
         for index, app_state in enumerate(state.apps):
             if app_state is None:
                 continue

@@ -26,7 +26,7 @@ from operator import attrgetter
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
 
-from yarnspec.spec.scheduler.invariants import ACCOUNTING_FIELDS, STATE_INVARIANTS, Invariant, Step
+from yarnspec.spec.scheduler.invariants import ACCOUNTING_FIELDS, STATE_INVARIANTS, SchedulerInvariant, SchedulerStep
 
 #: A state's accounting part: the tuple of its :data:`ACCOUNTING_FIELDS` (read in C).
 accounting = attrgetter(*ACCOUNTING_FIELDS)
@@ -43,10 +43,10 @@ class Verdicts:
     module docstring).
 
     ``state_invariants`` are the model's state invariants in checking order. All those of one
-    state share one :class:`Step`, so the sums are computed at most once per state.
+    state share one :class:`SchedulerStep`, so the sums are computed at most once per state.
     """
 
-    def __init__(self, world: World, state_invariants: Sequence[Invariant], capacity: int = 1 << 16) -> None:
+    def __init__(self, world: World, state_invariants: Sequence[SchedulerInvariant], capacity: int = 1 << 16) -> None:
         self.world = world
         self.capacity = capacity
         self.state_invariants = tuple(state_invariants)
@@ -62,7 +62,7 @@ class Verdicts:
         self._state: SchedulerState | None = None
         self._key: Hashable = None
         self._verdicts: list[object] = []
-        self._step: Step | None = None
+        self._step: SchedulerStep | None = None
 
     def remembered(self, index: int) -> bool:
         """Whether the verdicts of state invariant ``index`` are remembered."""
@@ -77,7 +77,7 @@ class Verdicts:
         verdict = verdicts[index] if remembered else _UNKNOWN
         if verdict is _UNKNOWN:
             if self._step is None:
-                self._step = Step(self.world, state)
+                self._step = SchedulerStep(self.world, state)
             verdict = self.state_invariants[index].predicate(self._step)
             if remembered:
                 verdicts[index] = verdict

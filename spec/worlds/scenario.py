@@ -24,7 +24,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.outcome import EXPECTABLE, Outcome
 from yarnspec.spec.property_catalogue import INVARIANTS, PropertyCatalogue
-from yarnspec.spec.scheduler.invariants import Invariant
+from yarnspec.spec.scheduler.invariants import SchedulerInvariant
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES, ModelState, SchedulerModel
 from yarnspec.spec.transition_system import JSONValue
 
@@ -167,7 +167,7 @@ class ScenarioModel(SchedulerModel):
 
     def __init__(
         self, world: World, title: str, properties: Sequence[str], setup: Sequence[str], quiet: frozenset[str],
-        catalogue: PropertyCatalogue | None = None, extra_invariants: Sequence[Invariant] = (),
+        catalogue: PropertyCatalogue | None = None, extra_invariants: Sequence[SchedulerInvariant] = (),
     ) -> None:  # fmt: skip
         super().__init__(world, title, bool(properties), properties, catalogue, extra_invariants)
         self.quiet = quiet

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from yarnspec.impl.config.keys import PREEMPTION_SELECT_FOR_RESERVED
 from yarnspec.impl.scheduler.inputs.settings import ASYNC_KEY
 from yarnspec.impl.scheduler.inputs.variants import CommitCheck, MultiNodeReserve
 from yarnspec.impl.scheduler.world import World
@@ -21,7 +22,6 @@ from yarnspec.spec.scheduler.model import SchedulerModel, headroom_of
 from yarnspec.spec.worlds.catalogue import WORLD_FILES
 
 #: The reserved-container selector's key (YARN-4390).
-RESERVED_SELECTOR_KEY = "yarn.resourcemanager.monitor.capacity.preemption.select_based_on_reserved_containers"
 
 
 def reserved_starvation_world(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve = "first-candidate") -> World:
@@ -40,7 +40,7 @@ def async_double_commit_world(commit: CommitCheck = "pre-8127") -> World:
 def seed002_world(reserved_selector: bool = False) -> World:
     """Seed 002's small cluster and large container (``seed002.toml``); ``reserved_selector``
     turns on the reserved-container selector."""
-    return WORLD_FILES["seed002"].build(properties={RESERVED_SELECTOR_KEY: "true"} if reserved_selector else {})
+    return WORLD_FILES["seed002"].build(properties={PREEMPTION_SELECT_FOR_RESERVED: "true"} if reserved_selector else {})
 
 
 def two_queues_world(commit: CommitCheck = "yarn-8127", asynchronous: bool = False) -> World:

@@ -25,7 +25,7 @@ import pytest
 
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.case_fields import is_explanatory
-from yarnspec.checks.conformance.outcome import Verdict
+from yarnspec.checks.conformance.outcome import CaseVerdict
 from yarnspec.checks.conformance.paths import BUILTIN_CASES, default_conformance_dir
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +48,7 @@ def _case_files() -> list[Path]:
 def _passing() -> list[tuple[str, Any]]:
     cases = []
     for path in _case_files():
-        if runner.run_one(path).verdict is Verdict.PASS:
+        if runner.run_one(path).verdict is CaseVerdict.PASS:
             cases.append((path.stem, json.loads(path.read_text(encoding="utf-8"))))
     return cases
 
@@ -189,7 +189,7 @@ def test_changing_any_asserted_value_fails_the_case(tmp_path: Path, name: str, c
     survivors = []
     for place in places:
         outcome = _verdict(tmp_path, mutated(case, place), name)
-        if outcome.verdict is not Verdict.FAIL:
+        if outcome.verdict is not CaseVerdict.FAIL:
             survivors.append((place, outcome.verdict.value, outcome.detail))
     assert not survivors, survivors
 
@@ -197,5 +197,5 @@ def test_changing_any_asserted_value_fails_the_case(tmp_path: Path, name: str, c
 @pytest.mark.parametrize(("name", "case"), PASSING, ids=[name for name, _ in PASSING])
 def test_a_case_with_nothing_to_check_is_unsupported(tmp_path: Path, name: str, case: dict[str, Any]) -> None:
     outcome = _verdict(tmp_path, stripped(case), name)
-    assert outcome.verdict is Verdict.UNSUPPORTED, outcome
+    assert outcome.verdict is CaseVerdict.UNSUPPORTED, outcome
     assert "nothing to check" in outcome.detail or "prose" in outcome.detail

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from yarnspec.checks.conformance import runner
-from yarnspec.checks.conformance.outcome import Verdict
+from yarnspec.checks.conformance.outcome import CaseVerdict
 from yarnspec.impl.input_files import shown_name
 
 from .fuzz import EXAMPLES, GOOD, PROJECT_ROOT, case_seeds, generate, run_cli
@@ -50,7 +50,7 @@ def _error(argv: list[str], path: Path | str) -> str:
 
 def _conform_detail(path: Path) -> str:
     outcome = runner.run_one(path)
-    assert outcome.verdict is Verdict.FAIL and outcome.detail.startswith("malformed case:"), outcome
+    assert outcome.verdict is CaseVerdict.FAIL and outcome.detail.startswith("malformed case:"), outcome
     return outcome.detail
 
 
@@ -139,7 +139,7 @@ def test_wrong_types_and_sizes_in_cases_are_malformed_not_unsupported(tmp_path: 
     assert len(rows["apps"]) > 1
     for name, (case, words) in edits.items():
         result = runner.run_one(_case(tmp_path, name, case))
-        assert result.verdict is Verdict.FAIL, (name, result)
+        assert result.verdict is CaseVerdict.FAIL, (name, result)
         assert result.detail.startswith("malformed case:") and words in result.detail, (name, result.detail)
 
 

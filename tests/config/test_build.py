@@ -8,13 +8,14 @@ import pytest
 
 from yarnspec.impl.cluster import ClusterSnapshot, Node, Partition, Queue
 from yarnspec.impl.config.build import queues_for_snapshot
-from yarnspec.impl.config.capacity import PREFIX
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
+from yarnspec.impl.config.keys import MONITOR_ENABLE
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration
-from yarnspec.impl.config.scheduler import MONITOR_ENABLE_KEY, SchedulerConfiguration, scheduler_configuration
+from yarnspec.impl.config.scheduler import SchedulerConfiguration, scheduler_configuration
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
 
-MONITOR_ON = {MONITOR_ENABLE_KEY: "true"}
+MONITOR_ON = {MONITOR_ENABLE: "true"}
 
 
 def configure(props: Mapping[str, str], extra: Mapping[str, str] = MONITOR_ON) -> SchedulerConfiguration:

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from yarnspec.impl.config.capacity import PREFIX, parse_resource, read_queue_tree
+from yarnspec.impl.config.capacity import parse_resource, read_queue_tree
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, format_configuration
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
 from yarnspec.impl.errors import InputError

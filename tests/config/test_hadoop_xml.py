@@ -14,7 +14,7 @@ from yarnspec.impl.config import hadoop_xml
 from yarnspec.impl.config.hadoop_xml import (
     ConfigurationFile,
     HadoopConfiguration,
-    Property,
+    XmlProperty,
     format_configuration,
     inline_configuration,
     parse_configuration,
@@ -167,7 +167,7 @@ def test_entities_are_refused_even_if_dtds_were_allowed() -> None:
 
 
 def _file(source: str, *props: tuple[str, str, bool]) -> ConfigurationFile:
-    return ConfigurationFile(source, tuple(Property(n, v, source, i + 1, f) for i, (n, v, f) in enumerate(props)))
+    return ConfigurationFile(source, tuple(XmlProperty(n, v, source, i + 1, f) for i, (n, v, f) in enumerate(props)))
 
 
 def test_later_file_wins_unless_final() -> None:

@@ -19,9 +19,11 @@ from hypothesis import strategies as st
 
 from yarnspec.impl.cluster import Partition
 from yarnspec.impl.config.build import queues_for_snapshot
-from yarnspec.impl.config.capacity import PREFIX, read_queue_tree
+from yarnspec.impl.config.capacity import read_queue_tree
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
+from yarnspec.impl.config.keys import MONITOR_ENABLE
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, format_configuration, parse_configuration
-from yarnspec.impl.config.scheduler import MONITOR_ENABLE_KEY, scheduler_configuration
+from yarnspec.impl.config.scheduler import scheduler_configuration
 from yarnspec.impl.resources import Resource
 
 
@@ -128,7 +130,7 @@ def test_built_guarantees_are_truncated_products_that_add_up(generated: Generate
 @settings(max_examples=20)
 @given(queue_trees())
 def test_the_monitor_switch_decides_whether_the_queue_flag_counts(generated: Generated) -> None:
-    text = format_configuration([*generated.properties, (MONITOR_ENABLE_KEY, "true")])
+    text = format_configuration([*generated.properties, (MONITOR_ENABLE, "true")])
     conf = scheduler_configuration(HadoopConfiguration.merge([parse_configuration(text, "g.xml")]))
     for queue in conf.queues:
         assert conf.preemption_disabled(queue.path) == queue.disable_preemption

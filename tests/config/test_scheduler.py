@@ -7,17 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from yarnspec.impl.config.capacity import PREFIX
 from yarnspec.impl.config.hadoop_xml import format_configuration
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
+from yarnspec.impl.config.keys import MONITOR_ENABLE, MONITOR_POLICIES, RESOURCE_CALCULATOR
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
 from yarnspec.impl.config.scheduler import (
-    CALCULATOR_KEY,
-    MONITOR_ENABLE_KEY,
-    MONITOR_POLICIES_KEY,
     PREEMPTION_POLICY_CLASS,
     load_scheduler_configuration,
 )
 from yarnspec.impl.errors import InputError
-from yarnspec.impl.preemption.config import PREFIX as PREEMPTION
 from yarnspec.impl.resources import Resource
 
 QUEUES = {PREFIX + "root.queues": "a", PREFIX + "root.a.capacity": "100"}
@@ -41,7 +39,7 @@ def test_files_are_told_apart_and_merged_yarn_site_first(tmp_path: Path) -> None
 
 
 def test_a_capacity_scheduler_file_is_required(tmp_path: Path) -> None:
-    site = write(tmp_path, "yarn-site.xml", {MONITOR_ENABLE_KEY: "true"})
+    site = write(tmp_path, "yarn-site.xml", {MONITOR_ENABLE: "true"})
     with pytest.raises(InputError, match="no capacity-scheduler.xml given"):
         load_scheduler_configuration([site])
 
@@ -59,9 +57,9 @@ def test_defaults(tmp_path: Path) -> None:
 def test_monitor_and_policies(tmp_path: Path) -> None:
     cs = write(tmp_path, "capacity-scheduler.xml", QUEUES)
     other = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.QueueManagementDynamicEditPolicy"
-    on = load_scheduler_configuration([cs, write(tmp_path, "yarn-site.xml", {MONITOR_ENABLE_KEY: "true"})])
+    on = load_scheduler_configuration([cs, write(tmp_path, "yarn-site.xml", {MONITOR_ENABLE: "true"})])
     assert on.preemption_active and not on.preemption_disabled("root.a")
-    only_other = write(tmp_path, "yarn-site.xml", {MONITOR_ENABLE_KEY: "true", MONITOR_POLICIES_KEY: other})
+    only_other = write(tmp_path, "yarn-site.xml", {MONITOR_ENABLE: "true", MONITOR_POLICIES: other})
     conf = load_scheduler_configuration([cs, only_other])
     assert not conf.preemption_active
     assert any("does not run ProportionalCapacityPreemptionPolicy" in w for w in conf.warnings)
@@ -81,9 +79,9 @@ def test_labels_without_node_labels_enabled_warn(tmp_path: Path) -> None:
 
 
 SITE_FAILURES = [
-    (CALCULATOR_KEY, "org.example.MyCalculator", "expected one of org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"),
+    (RESOURCE_CALCULATOR, "org.example.MyCalculator", "expected one of org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"),
     ("yarn.resourcemanager.scheduler.class", "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler", "not modelled"),
-    (MONITOR_ENABLE_KEY, "on", "true or false"),
+    (MONITOR_ENABLE, "on", "true or false"),
     (PREEMPTION + "total_preemption_per_round", "lots", "expected a number"),
     (PREEMPTION + "max_wait_before_kill", "-1", "milliseconds >= 0"),
     ("yarn.scheduler.minimum-allocation-mb", "-1", "whole number >= 0"),

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from yarnspec.checks.conformance import runner
-from yarnspec.checks.conformance.outcome import CaseOutcome, Verdict
+from yarnspec.checks.conformance.outcome import CaseOutcome, CaseVerdict
 from yarnspec.impl.errors import NotModelled
 
 from .builders import P, ScriptedPolicy, mock_case, qdata_case, write_case
@@ -24,7 +24,7 @@ def run(tmp_path: Path, case: dict[str, Any] | str) -> CaseOutcome:
 
 
 def assert_malformed(outcome: CaseOutcome, path: Path, place: str, fragment: str) -> None:
-    assert outcome.verdict is Verdict.FAIL, outcome
+    assert outcome.verdict is CaseVerdict.FAIL, outcome
     assert outcome.detail.startswith(f"malformed case: {path}: {place}"), outcome.detail
     assert fragment in outcome.detail
     assert "\n" not in outcome.detail
@@ -129,7 +129,7 @@ def test_a_disable_flag_that_is_not_boolean(tmp_path: Path) -> None:
 def test_invalid_json_names_line_and_column(tmp_path: Path) -> None:
     path = write_case(tmp_path, '{"notation": "qdata",\n "rounds": [}')
     outcome = runner.run_one(path)
-    assert outcome.verdict is Verdict.FAIL
+    assert outcome.verdict is CaseVerdict.FAIL
     assert outcome.detail.startswith(f"malformed case: {path}: line 2 column")
 
 
@@ -152,14 +152,14 @@ def test_unknown_notation_event_or_field_is_unsupported(tmp_path: Path, change: 
     case = mock_case(ONE_ROUND)
     case.update(change)
     outcome = run(tmp_path, case)
-    assert outcome.verdict is Verdict.UNSUPPORTED, outcome
+    assert outcome.verdict is CaseVerdict.UNSUPPORTED, outcome
     assert fragment in outcome.detail
 
 
 def test_explanatory_keys_are_accepted_anywhere(tmp_path: Path) -> None:
     rounds = [{"expect": [{"app": 1, "event": "any", "never": True, "why_note": "x"}], "round_comment": "y", "derived": {"z": 1}}]
     outcome = run(tmp_path, mock_case(rounds, notes="n", derived={"q": 2}))
-    assert outcome.verdict is Verdict.PASS, outcome
+    assert outcome.verdict is CaseVerdict.PASS, outcome
 
 
 def test_a_round_asserting_only_prose_makes_the_case_unsupported(tmp_path: Path) -> None:
@@ -168,7 +168,7 @@ def test_a_round_asserting_only_prose_makes_the_case_unsupported(tmp_path: Path)
         {"clock_ms": 10, "expect": [], "other_asserts": "the monitoring interval is now 5000"},
     ]
     outcome = run(tmp_path, mock_case(rounds))
-    assert outcome.verdict is Verdict.UNSUPPORTED
+    assert outcome.verdict is CaseVerdict.UNSUPPORTED
     assert outcome.detail.startswith("rounds[1]: upstream asserts only prose here")
     assert "the monitoring interval is now 5000" in outcome.detail
 
@@ -176,7 +176,7 @@ def test_a_round_asserting_only_prose_makes_the_case_unsupported(tmp_path: Path)
 def test_a_failure_outranks_a_prose_only_round(tmp_path: Path, quiet_policy: ScriptedPolicy) -> None:
     rounds = [{"expect": [], "other_asserts": "prose"}, {"expect": [{"app": 1, "event": "any", "count": 3}]}]
     outcome = run(tmp_path, mock_case(rounds))
-    assert outcome.verdict is Verdict.FAIL and outcome.detail.startswith("rounds[1].expect[0]")
+    assert outcome.verdict is CaseVerdict.FAIL and outcome.detail.startswith("rounds[1].expect[0]")
 
 
 def test_not_modelled_is_unsupported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,7 +185,7 @@ def test_not_modelled_is_unsupported(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr("yarnspec.checks.conformance.hadoop.edit_schedule", refuse)
     outcome = run(tmp_path, mock_case(ONE_ROUND))
-    assert outcome.verdict is Verdict.UNSUPPORTED
+    assert outcome.verdict is CaseVerdict.UNSUPPORTED
     assert outcome.detail == "rounds[0]: the model does not cover this case: intra-queue preemption (intra-queue-preemption.enabled=true)"
 
 
@@ -195,7 +195,7 @@ def test_a_crash_in_the_policy_is_a_failed_case_not_a_crashed_run(tmp_path: Path
 
     monkeypatch.setattr("yarnspec.checks.conformance.hadoop.edit_schedule", crash)
     outcome = run(tmp_path, mock_case(ONE_ROUND))
-    assert outcome.verdict is Verdict.FAIL
+    assert outcome.verdict is CaseVerdict.FAIL
     assert outcome.detail.startswith("rounds[0] (the policy raised): expected 'a completed editSchedule round', got 'ZeroDivisionError")
     assert "test_hadoop_case_errors.py:" in outcome.detail
 

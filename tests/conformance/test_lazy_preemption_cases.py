@@ -16,20 +16,19 @@ import pytest
 
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.mock_rm import run_case
-from yarnspec.checks.conformance.outcome import ExpectationMismatch, Verdict
+from yarnspec.checks.conformance.outcome import ExpectationMismatch, CaseVerdict
 from yarnspec.checks.conformance.paths import BUILTIN_CASES
 
 FOLDER = BUILTIN_CASES / "hadoop-lazy-preemption" / "TestCapacitySchedulerLazyPreemption"
-LAZY = "yarn.scheduler.capacity.lazy-preemption-enabled"
 #: The upstream class's test methods at release-3.3.0-RC0 (read from the Java file), with the
 #: verdict each case must have and, for an UNSUPPORTED one, a words of its reason.
 METHODS = {
-    "testSimplePreemption": (Verdict.PASS, ""),
-    "testPreemptionConsidersNodeLocalityDelay": (Verdict.UNSUPPORTED, "node-locality-delay"),
-    "testPreemptionConsidersHardNodeLocality": (Verdict.UNSUPPORTED, "h3 (relax false)"),
-    "testPreemptionPolicyShouldRespectAlreadyMarkedKillableContainers": (Verdict.PASS, ""),
-    "testPreemptionPolicyCleanupKillableContainersWhenNoPreemptionNeeded": (Verdict.UNSUPPORTED, "@Ignore"),
-    "testPreemptionConsidersUserLimit": (Verdict.PASS, ""),
+    "testSimplePreemption": (CaseVerdict.PASS, ""),
+    "testPreemptionConsidersNodeLocalityDelay": (CaseVerdict.UNSUPPORTED, "node-locality-delay"),
+    "testPreemptionConsidersHardNodeLocality": (CaseVerdict.UNSUPPORTED, "h3 (relax false)"),
+    "testPreemptionPolicyShouldRespectAlreadyMarkedKillableContainers": (CaseVerdict.PASS, ""),
+    "testPreemptionPolicyCleanupKillableContainersWhenNoPreemptionNeeded": (CaseVerdict.UNSUPPORTED, "@Ignore"),
+    "testPreemptionConsidersUserLimit": (CaseVerdict.PASS, ""),
 }
 
 
@@ -58,7 +57,7 @@ def test_each_case_has_its_verdict(method: str) -> None:
 
 def test_without_lazy_preemption_the_policy_kills_and_the_simple_case_fails() -> None:
     case = _case("testSimplePreemption")
-    case["conf"][LAZY] = "false"
+    case["conf"][LAZY_PREEMPTION_ENABLED] = "false"
     with pytest.raises(ExpectationMismatch) as caught:
         run_case(case)
     assert caught.value.place == "steps[8].killable[0].count" and caught.value.actual == 0

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from yarnspec.checks.cli import main
 from yarnspec.checks.conformance import hadoop, runner
-from yarnspec.checks.conformance.outcome import ExpectationMismatch, Verdict
+from yarnspec.checks.conformance.outcome import ExpectationMismatch, CaseVerdict
 from yarnspec.impl.preemption.result import EventType
 
 from .builders import P, Pick, ScriptedPolicy, mock_case, qdata_case, target, write_case
@@ -293,7 +293,7 @@ def test_unit_feeds_insertion_order_and_compares_names(monkeypatch: pytest.Monke
 def test_unit_with_the_reference_ordering(tmp_path: Path) -> None:
     """Larger priority value first, then newer container first (testContainerOrdering)."""
     outcome = runner.run_one(write_case(tmp_path, unit_case(["z", "y", "x"])))
-    assert outcome.verdict is Verdict.PASS, outcome.detail
+    assert outcome.verdict is CaseVerdict.PASS, outcome.detail
 
 
 # --- properties of the counting -------------------------------------------------------------------------
@@ -344,4 +344,4 @@ def test_the_example_in_case_format_md_passes(tmp_path: Path) -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "case-format.md").read_text(encoding="utf-8")
     example = doc.split("```json\n", 1)[1].split("```", 1)[0]
     outcome = runner.run_one(write_case(tmp_path, example))
-    assert (outcome.verdict, outcome.detail) == (Verdict.PASS, "")
+    assert (outcome.verdict, outcome.detail) == (CaseVerdict.PASS, "")

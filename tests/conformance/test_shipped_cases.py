@@ -21,7 +21,7 @@ import pytest
 
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.hadoop import run_case
-from yarnspec.checks.conformance.outcome import Verdict
+from yarnspec.checks.conformance.outcome import CaseVerdict
 from yarnspec.checks.conformance.paths import BUILTIN_CASES
 
 #: The lazy-preemption family (``MockRM`` tests on the scheduler model) has cases that are
@@ -42,7 +42,7 @@ FAIR_SHARE_KEY = "yarnspec.preemption.intra-queue-fair-ordering-rule"
 @pytest.mark.parametrize("path", CASE_FILES, ids=[str(p.relative_to(BUILTIN_CASES)) for p in CASE_FILES])
 def test_shipped_case_passes(path: Path) -> None:
     outcome = runner.run_one(path)
-    assert outcome.verdict is Verdict.PASS, f"{outcome.verdict.value}: {outcome.detail}"
+    assert outcome.verdict is CaseVerdict.PASS, f"{outcome.verdict.value}: {outcome.detail}"
     assert not outcome.warnings, outcome.warnings
 
 

@@ -22,7 +22,7 @@ from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.spark_taskset_case import INPUT_KEYS
 from yarnspec.checks.conformance.spark_taskset_expectations import EXPECTATIONS
 from yarnspec.checks.conformance.spark_taskset_replay import OPS
-from yarnspec.checks.conformance.outcome import Verdict
+from yarnspec.checks.conformance.outcome import CaseVerdict
 
 from ..conftest import CONFORMANCE_DIR
 
@@ -33,14 +33,14 @@ CASE_FILES = sorted(CASES.glob("*.json"))
 @pytest.mark.parametrize("path", CASE_FILES, ids=[p.stem for p in CASE_FILES])
 def test_vocabulary_case_passes(path: Path) -> None:
     outcome = runner.run_one(path)
-    assert outcome.verdict is Verdict.PASS, outcome.detail
+    assert outcome.verdict is CaseVerdict.PASS, outcome.detail
 
 
 def _load(name: str) -> dict[str, Any]:
     return json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
-def _run(case: dict[str, Any], tmp_path: Path) -> tuple[Verdict, str]:
+def _run(case: dict[str, Any], tmp_path: Path) -> tuple[CaseVerdict, str]:
     path = tmp_path / "case.json"
     path.write_text(json.dumps(case), encoding="utf-8")
     outcome = runner.run_one(path)
@@ -92,35 +92,35 @@ def test_a_wrong_value_fails_naming_its_key(name: str, what: str, mutate: Mutati
     case = copy.deepcopy(_load(name))
     mutate(case)
     verdict, detail = _run(case, tmp_path)
-    assert verdict is Verdict.FAIL and key in detail, detail
+    assert verdict is CaseVerdict.FAIL and key in detail, detail
 
 
 def test_late_launch_naming_two_different_launches_is_a_case_fault(tmp_path: Path) -> None:
     case = _load(ALLOC)
     case["steps"][2]["args"] = {"container": "c2", "executor_id": "1"}
     verdict, detail = _run(case, tmp_path)
-    assert verdict is Verdict.FAIL and "malformed case" in detail and "not 'c2'" in detail
+    assert verdict is CaseVerdict.FAIL and "malformed case" in detail and "not 'c2'" in detail
 
 
 def test_late_launch_needs_a_container_or_an_executor(tmp_path: Path) -> None:
     case = _load(ALLOC)
     case["steps"][2]["args"] = {}
     verdict, detail = _run(case, tmp_path)
-    assert verdict is Verdict.FAIL and "give 'container', 'executor_id' or both" in detail
+    assert verdict is CaseVerdict.FAIL and "give 'container', 'executor_id' or both" in detail
 
 
 def test_validity_interval_must_agree_with_the_conf_key(tmp_path: Path) -> None:
     case = _load(ALLOC)
     case["input"]["conf"] = {"spark.executor.failuresValidityInterval": "2s"}
     verdict, detail = _run(case, tmp_path)
-    assert verdict is Verdict.FAIL and "failures_validity_interval_ms" in detail
+    assert verdict is CaseVerdict.FAIL and "failures_validity_interval_ms" in detail
 
 
 def test_an_unknown_scheduling_mode_is_a_case_fault(tmp_path: Path) -> None:
     case = _load(FAIR)
     case["input"]["scheduling_mode"] = "LIFO"
     verdict, detail = _run(case, tmp_path)
-    assert verdict is Verdict.FAIL and "input.scheduling_mode" in detail
+    assert verdict is CaseVerdict.FAIL and "input.scheduling_mode" in detail
 
 
 def _vocabulary_row(kind: str, header: str) -> str:

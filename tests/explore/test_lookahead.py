@@ -13,7 +13,7 @@ from yarnspec.checks.explore import ExploreResult, explore
 from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.model_source import ModelSource, toy_source
 from yarnspec.checks.explore.parallel import explore_partitioned
-from yarnspec.checks.explore.partition import Candidates, Lookahead, SearchOptions
+from yarnspec.checks.explore.partition import ReceivedStates, Lookahead, SearchOptions
 from yarnspec.checks.explore.timing import PROFILE_VARIABLE
 from yarnspec.checks.explore.toy import ToyModel
 
@@ -38,7 +38,7 @@ class Thinking(InlineBackend):
         self._think()
         return answers
 
-    def exchange(self) -> list[Candidates]:
+    def exchange(self) -> list[ReceivedStates]:
         """As usual, then think ahead."""
         answers = super().exchange()
         self._think()

@@ -17,7 +17,7 @@ from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.fingerprint import KeyEncoder
 from yarnspec.checks.explore.model_source import ModelSource, toy_source
 from yarnspec.checks.explore.parallel import explore_partitioned
-from yarnspec.checks.explore.partition import Partition, SearchOptions
+from yarnspec.checks.explore.partition import SearchPartition, SearchOptions
 from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.checks.explore.wire import dumps, loads
 from yarnspec.impl.errors import InputError
@@ -116,7 +116,7 @@ def test_the_models_partition_key_chooses_the_owner_and_changes_no_figure(
     source = toy_source(3, 3, 2, "broken-release")
     model = ToyModel(3, 3, 2, "broken-release")
     if not bounds.get("fingerprints"):  # fingerprint mode routes by the stored fingerprint
-        partition = Partition(0, 3, source, SearchOptions(symmetry=bool(bounds.get("symmetry"))))
+        partition = SearchPartition(0, 3, source, SearchOptions(symmetry=bool(bounds.get("symmetry"))))
         owners: dict[tuple[int, int], set[int]] = {}
         for state in _reachable(model, 200):
             key = model.canonical(state) if bounds.get("symmetry") else state

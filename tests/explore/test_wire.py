@@ -15,7 +15,7 @@ from yarnspec.checks.explore import wire
 from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.model_source import ModelSource
 from yarnspec.checks.explore.parallel import explore_partitioned
-from yarnspec.checks.explore.partition import Candidates, Partition, SearchOptions
+from yarnspec.checks.explore.partition import ReceivedStates, SearchPartition, SearchOptions
 from yarnspec.checks.explore.wire import ChannelDecoder, ChannelEncoder
 
 SCENARIO = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": "async-double-commit/pre-8127"})
@@ -149,7 +149,7 @@ class _Counting(InlineBackend):
         for partition in self.partitions:
             partition.outbox = self._recording(partition)  # type: ignore[method-assign]
 
-    def _recording(self, partition: Partition) -> Any:
+    def _recording(self, partition: SearchPartition) -> Any:
         plain = partition.outbox
         decoders = {owner: ChannelDecoder() for owner in range(self.count)}
 
@@ -193,7 +193,7 @@ def test_with_symmetry_only_the_states_a_peer_found_first_and_new_cross() -> Non
 
                 partition.reply = reply  # type: ignore[method-assign]
 
-        def exchange(self) -> list[Candidates]:
+        def exchange(self) -> list[ReceivedStates]:
             answers = super().exchange()
             taken.extend(sum(1 for _, _, record in p._new if record[2] != p.index) for p in self.partitions)
             return answers

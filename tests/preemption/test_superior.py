@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yarnspec.checks.conformance import runner
-from yarnspec.checks.conformance.outcome import Verdict
+from yarnspec.checks.conformance.outcome import CaseVerdict
 from yarnspec.impl.preemption.superior import (
     EVERY_TYPE_GUARD,
     GUARDS,
@@ -32,7 +32,7 @@ def r(gb: int, vcores: int) -> Resource:
 
 def test_the_worked_example_passes() -> None:
     outcome = runner.run_one(CASE)
-    assert outcome.verdict is Verdict.PASS, outcome.detail
+    assert outcome.verdict is CaseVerdict.PASS, outcome.detail
 
 
 def two_queues(queue1_tasks: int, task: Resource, minimum1: Resource) -> SuperiorState:

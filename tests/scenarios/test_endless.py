@@ -5,7 +5,6 @@ from a set-up and keep part of the environment quiet."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings

@@ -17,7 +17,7 @@ from yarnspec.checks import cli
 from yarnspec.checks.suites.scenarios import explore_variant
 from yarnspec.spec.outcome import ACCEPTABLE, BAD_INPUT, EXPECTABLE, SUCCESS, Limit, Outcome, exit_status, satisfies
 from yarnspec.spec.property_catalogue import PropertyCatalogue
-from yarnspec.spec.scheduler.invariants import A_RESERVATION, Invariant
+from yarnspec.spec.scheduler.invariants import A_RESERVATION, SchedulerInvariant
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES
 from yarnspec.spec.worlds.world_file import load_world
 
@@ -203,7 +203,7 @@ def test_checks_table_names_the_limit_of_a_bounded_row(capsys: pytest.CaptureFix
 
 
 def test_a_registered_invariant_whose_premise_is_never_reached_is_vacuous(tmp_path: Path) -> None:
-    one = Invariant("at-most-one-reservation", "at most one reservation", "a test", lambda step: None, premise=A_RESERVATION)
+    one = SchedulerInvariant("at-most-one-reservation", "at most one reservation", "a test", lambda step: None, premise=A_RESERVATION)
     catalogue: PropertyCatalogue = BUILTIN_PROPERTIES.with_properties([one])
     world = twin(tmp_path, "registered.toml", ('property = "guarantee-progress"', 'property = "at-most-one-reservation"'))
     scenario = load_world(world, catalogue).scenario

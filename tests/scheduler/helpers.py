@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
 from yarnspec.impl.scheduler.state import SchedulerState
@@ -19,8 +20,6 @@ from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpe
 from yarnspec.impl.scheduler.inputs.variants import Variants
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler.invariants import check_state, check_step
-
-PREFIX = "yarn.scheduler.capacity."
 
 
 def gb(memory: int, vcores: int = 1) -> Resource:

@@ -15,7 +15,10 @@ from yarnspec.impl.scheduler.inputs.settings import configuration_from_propertie
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
 from yarnspec.impl.scheduler.inputs.variants import Variants
 from yarnspec.impl.scheduler.world import build_world
-from yarnspec.spec.scheduler.model import MONITOR, PREEMPTION, PREFIX, SchedulerModel
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
+from yarnspec.impl.config.keys import MONITOR_ENABLE as MONITOR
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
+from yarnspec.spec.scheduler.model import SchedulerModel
 
 ONE_GB = Resource.of(1024, 1)
 

@@ -21,7 +21,7 @@ from tests.scheduler.walks import walks
 
 
 def test_every_invariant_is_one_type_and_names_real_kinds() -> None:
-    assert all(isinstance(i, inv.Invariant) for i in inv.INVARIANTS)
+    assert all(isinstance(i, inv.SchedulerInvariant) for i in inv.INVARIANTS)
     assert len({i.name for i in inv.INVARIANTS}) == len(inv.INVARIANTS)
     assert inv.INVARIANTS == inv.STATE_INVARIANTS + inv.STEP_INVARIANTS
     assert all(i.broken_by <= set(KINDS) for i in inv.INVARIANTS)
@@ -31,7 +31,7 @@ def test_every_invariant_is_one_type_and_names_real_kinds() -> None:
 
 def test_an_unknown_action_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="no action kind 'heartbeats'"):
-        inv.Invariant("x", "summary", "source", lambda step: None, frozenset({"heartbeats"}))
+        inv.SchedulerInvariant("x", "summary", "source", lambda step: None, frozenset({"heartbeats"}))
 
 
 def _naive_sum(resources: list[Resource]) -> Resource:
@@ -96,7 +96,7 @@ def test_step_invariants_are_skipped_only_where_nothing_can_break_them(walk: tup
             assert taken in inv.ALLOCATING, taken
         if _activates(before, after):
             assert taken in inv.ACTIVATING, taken
-        step = inv.Step(world, after, before, action)
+        step = inv.SchedulerStep(world, after, before, action)
         for invariant in inv.STEP_INVARIANTS:
             if taken not in invariant.broken_by:
                 assert invariant.predicate(step) is None, (invariant.name, taken)
@@ -124,7 +124,7 @@ def test_the_model_computes_the_sums_once_per_state(monkeypatch: pytest.MonkeyPa
 def test_the_model_checks_a_step_invariant_only_after_its_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[str] = []
     patched = tuple(
-        inv.Invariant(i.name, i.summary, i.source, lambda step: seen.append(kind(step.action)) or None, i.broken_by)
+        inv.SchedulerInvariant(i.name, i.summary, i.source, lambda step: seen.append(kind(step.action)) or None, i.broken_by)
         for i in inv.STEP_INVARIANTS
     )
     monkeypatch.setattr("yarnspec.spec.scheduler.model.STEP_INVARIANTS", patched)

@@ -36,7 +36,7 @@ class AccountingOnly:
 
 def _verdicts_on_accounting_only(world: World, state: SchedulerState) -> None:
     """Each state invariant gives the same verdict on the accounting part alone."""
-    full, part = inv.Step(world, state), inv.Step(world, AccountingOnly(state))  # type: ignore[arg-type]
+    full, part = inv.SchedulerStep(world, state), inv.SchedulerStep(world, AccountingOnly(state))  # type: ignore[arg-type]
     for invariant in inv.STATE_INVARIANTS:
         assert invariant.predicate(part) == invariant.predicate(full), invariant.name
 
@@ -103,7 +103,7 @@ def test_states_with_one_accounting_part_share_their_verdicts(monkeypatch: pytes
 
 def test_a_plug_in_state_invariant_runs_on_every_state() -> None:
     """A state invariant that is not the catalogue's may read any field: never remembered."""
-    odd_clock = inv.Invariant("odd-clock", "the clock is even", "a test", lambda step: "odd" if step.after.clock % 2 else None)
+    odd_clock = inv.SchedulerInvariant("odd-clock", "the clock is even", "a test", lambda step: "odd" if step.after.clock % 2 else None)
     model = SchedulerModel(WORLD, progress=False, extra_invariants=(odd_clock,))
     assert _model_verdict(model, STATE._replace(clock=2)) is None
     assert _model_verdict(model, STATE._replace(clock=3)) == ("odd-clock", "odd")
@@ -115,7 +115,7 @@ def test_the_cache_stays_within_its_capacity_and_still_answers() -> None:
     states = [STATE, *(breaking(STATE) for breaking in BROKEN_STATES.values())]
     for state in states * 2:
         got = [verdicts.state_verdict(i, state) for i in range(len(inv.STATE_INVARIANTS))]
-        assert got == [i.predicate(inv.Step(WORLD, state)) for i in inv.STATE_INVARIANTS]
+        assert got == [i.predicate(inv.SchedulerStep(WORLD, state)) for i in inv.STATE_INVARIANTS]
         assert len(verdicts._states) <= 2
 
 
@@ -123,7 +123,7 @@ def test_the_combined_check_reports_broken_step_invariants_in_catalogue_order() 
     """A state reached by a step that broke step invariants: the combined check names the
     first in the catalogue's order (not the order the step listed them), after any state
     invariant, as the invariants checked one by one do."""
-    odd_step = inv.Invariant("odd-step", "a plug-in step invariant", "a test", lambda step: None, frozenset({"commit"}))
+    odd_step = inv.SchedulerInvariant("odd-step", "a plug-in step invariant", "a test", lambda step: None, frozenset({"commit"}))
     model = SchedulerModel(WORLD, progress=False, extra_invariants=(odd_step,))
     step_names = [i.name for i in inv.STEP_INVARIANTS]
     reached = ModelState(STATE, (("odd-step", "odd"), (step_names[1], "second"), (step_names[0], "first")))

@@ -122,20 +122,20 @@ def test_every_state_invariant_has_a_breaking_case() -> None:
 
 
 @pytest.mark.parametrize("invariant", inv.STATE_INVARIANTS, ids=lambda i: i.name)
-def test_state_invariant_catches_its_fault(invariant: inv.Invariant) -> None:
-    assert invariant.check(inv.Step(WORLD, STATE)) is None
+def test_state_invariant_catches_its_fault(invariant: inv.SchedulerInvariant) -> None:
+    assert invariant.check(inv.SchedulerStep(WORLD, STATE)) is None
     broken = BROKEN_STATES[invariant.name](STATE)
-    message = invariant.check(inv.Step(WORLD, broken))
+    message = invariant.check(inv.SchedulerStep(WORLD, broken))
     assert message is not None and message.strip()
 
 
 def test_duplicate_ids_and_foreign_nodes_are_caught_too() -> None:
     doubled = STATE._replace(containers=STATE.containers + (STATE.containers[-1],))
-    assert inv.container_ids_unique(inv.Step(WORLD, doubled)) == "container id 3 appears twice"
+    assert inv.container_ids_unique(inv.SchedulerStep(WORLD, doubled)) == "container id 3 appears twice"
     on_dead_node = _container(STATE, 3, node=2)
-    assert "not registered" in (inv.containers_belong(inv.Step(WORLD, on_dead_node)) or "")
+    assert "not registered" in (inv.containers_belong(inv.SchedulerStep(WORLD, on_dead_node)) or "")
     negative_asks = _app(STATE, A1, asks=(0, -1))
-    assert "negative outstanding" in (inv.pending_is_sum_of_asks(inv.Step(WORLD, negative_asks)) or "")
+    assert "negative outstanding" in (inv.pending_is_sum_of_asks(inv.SchedulerStep(WORLD, negative_asks)) or "")
 
 
 # -- step invariants ------------------------------------------------------------------------
@@ -151,10 +151,10 @@ def _force_allocate(state: SchedulerState, app: int, request: int, node: int) ->
 def test_queue_maximum_catches_an_allocation_over_it() -> None:
     state, _ = play(WORLD, ["launch(c3)", "ask(b1, r1)", "heartbeat(n1)"], STATE)
     action = Heartbeat(N1)
-    assert inv.allocation_within_queue_max(inv.Step(WORLD, state, STATE, action)) is None  # a real allocation
+    assert inv.allocation_within_queue_max(inv.SchedulerStep(WORLD, state, STATE, action)) is None  # a real allocation
     before, _ = play(WORLD, ["ask(b1, r1)", "ask(b1, r1)"], state)
     over = _force_allocate(_force_allocate(before, B1, 1, N1), B1, 1, N1)  # b at 7 GB > 50% of 12 GB
-    message = inv.allocation_within_queue_max(inv.Step(WORLD, over, before, action))
+    message = inv.allocation_within_queue_max(inv.SchedulerStep(WORLD, over, before, action))
     assert message is not None and "root.b" in message and "over its maximum" in message
 
 
@@ -166,11 +166,11 @@ def test_user_limit_catches_an_allocation_to_a_user_over_it() -> None:
     for _ in range(3):  # u2 at 1 + 6 GB: over its limit
         before = _force_allocate(before, B1, 1, N0)
     after = _force_allocate(before, B1, 1, N1)
-    message = inv.allocation_within_user_limit(inv.Step(WORLD, after, before, Heartbeat(N1)))
+    message = inv.allocation_within_user_limit(inv.SchedulerStep(WORLD, after, before, Heartbeat(N1)))
     assert message is not None and "user u2" in message and "over its limit <5120" in message
     legit_before, _ = play(WORLD, ["launch(c3)", "ask(b1, r1)"], STATE)
     legit_after, _ = play(WORLD, ["heartbeat(n1)"], legit_before)
-    assert inv.allocation_within_user_limit(inv.Step(WORLD, legit_after, legit_before, Heartbeat(N1))) is None
+    assert inv.allocation_within_user_limit(inv.SchedulerStep(WORLD, legit_after, legit_before, Heartbeat(N1))) is None
 
 
 def test_am_limit_catches_an_activation_over_it() -> None:
@@ -181,22 +181,22 @@ def test_am_limit_catches_an_activation_over_it() -> None:
     edit.apps[A2] = app._replace(phase=AppPhase.ACTIVE)
     edit.change_am_used(A2, 1)
     after = edit.freeze()
-    message = inv.activation_within_am_limit(inv.Step(WORLD, after, before, Tick()))
+    message = inv.activation_within_am_limit(inv.SchedulerStep(WORLD, after, before, Tick()))
     assert message is not None and "a2 activated" in message
-    assert inv.activation_within_am_limit(inv.Step(WORLD, play(WORLD, ["submit(a2)"], STATE)[0], STATE, Tick())) is None
+    assert inv.activation_within_am_limit(inv.SchedulerStep(WORLD, play(WORLD, ["submit(a2)"], STATE)[0], STATE, Tick())) is None
 
 
 def test_kill_wait_catches_a_kill_without_a_due_mark() -> None:
     edit = Edit(WORLD, STATE)
     edit.end_container(1)
     after = edit.freeze()
-    unmarked = inv.kill_only_after_wait(inv.Step(WORLD, after, STATE, Monitor()))
+    unmarked = inv.kill_only_after_wait(inv.SchedulerStep(WORLD, after, STATE, Monitor()))
     assert unmarked is not None and "marked at None" in unmarked
     young = STATE._replace(marks=((1, 0),), clock=1000)
-    assert inv.kill_only_after_wait(inv.Step(WORLD, after._replace(clock=1000), young, Monitor())) is not None
+    assert inv.kill_only_after_wait(inv.SchedulerStep(WORLD, after._replace(clock=1000), young, Monitor())) is not None
     due = STATE._replace(marks=((1, 0),), clock=2000)
-    assert inv.kill_only_after_wait(inv.Step(WORLD, after._replace(clock=2000), due, Monitor())) is None
-    assert inv.kill_only_after_wait(inv.Step(WORLD, after, STATE, Tick())) is None  # only the monitor kills
+    assert inv.kill_only_after_wait(inv.SchedulerStep(WORLD, after._replace(clock=2000), due, Monitor())) is None
+    assert inv.kill_only_after_wait(inv.SchedulerStep(WORLD, after, STATE, Tick())) is None  # only the monitor kills
 
 
 def test_every_step_invariant_is_tested_here() -> None:

@@ -12,12 +12,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from yarnspec.impl.config.keys import LAZY_PREEMPTION_ENABLED
+from yarnspec.impl.config.keys import MONITOR_ENABLE as MONITOR
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import enabled, label, start, step
 from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
 from yarnspec.impl.scheduler.async_scheduling.try_commit import accept
 from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form
-from yarnspec.impl.scheduler.allocation.limits import Limits, can_assign_to_queue, child_limits, root_limits
+from yarnspec.impl.scheduler.allocation.limits import can_assign_to_queue, child_limits, root_limits
 from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.inputs.bounds import Bounds
@@ -26,7 +29,6 @@ from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.worlds.catalogue import SCENARIOS
 from yarnspec.spec.scheduler.invariants import check_state
-from yarnspec.spec.scheduler.model import MONITOR, PREEMPTION
 
 from .helpers import gb, make_world, play
 
@@ -38,7 +40,6 @@ def big_container_world(lazy: bool = False) -> World:
     scenario = SCENARIOS["big-container-livelock"]
     return scenario.world(scenario.variant("lazy" if lazy else "default"))
 
-LAZY = "yarn.scheduler.capacity.lazy-preemption-enabled"
 
 #: From seed 002's set-up (app_A fills three 2 GB nodes, c4 is its newest container, on n2):
 #: a round marks c4, a second after it the round sends ``MARK_CONTAINER_FOR_KILLABLE``.
@@ -178,7 +179,7 @@ def _same_leaf_world() -> World:
         PREEMPTION + "intra-queue-preemption.max-allowable-limit": "1.0",
         PREEMPTION + "intra-queue-preemption.minimum-threshold": "0",
         PREEMPTION + "intra-queue-preemption.preemption-order-policy": "priority_first",
-        LAZY: "true",
+        LAZY_PREEMPTION_ENABLED: "true",
     }
     nodes = [NodeSpec("n0", gb(4, 4)), NodeSpec("n1", gb(1))]
     apps = [

@@ -15,7 +15,7 @@ from yarnspec.impl.scheduler import environment_effects as env
 from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import start
 from yarnspec.impl.scheduler.allocation.limits import (
-    Limits,
+    ResourceLimits,
     am_limit,
     can_assign_to_queue,
     can_assign_to_user,
@@ -90,8 +90,8 @@ def test_user_limit_is_the_larger_of_an_equal_share_and_the_minimum_percent() ->
     state = using(world, {0: 6, 1: 2}, asking=(0, 1))
     view = View(world, state)
     assert user_limit(view, A, 0, RESPECT) == gb(5)
-    assert not can_assign_to_user(view, 0, 0, gb(5), Limits(gb(20)))[0]  # u1 at 6 GB is over
-    assert can_assign_to_user(view, 1, 0, gb(5), Limits(gb(20)))[0]
+    assert not can_assign_to_user(view, 0, 0, gb(5), ResourceLimits(gb(20)))[0]  # u1 at 6 GB is over
+    assert can_assign_to_user(view, 1, 0, gb(5), ResourceLimits(gb(20)))[0]
 
 
 def test_over_capacity_the_limit_grows_with_consumption() -> None:
@@ -151,13 +151,13 @@ def test_continue_looking_lets_a_full_queue_allocate_by_unreserving() -> None:
     world = two_users({"root.a.maximum-capacity": "50"})
     state = using(world, {0: 10})
     view = View(world, state)
-    limits = Limits(gb(20, 20))
+    limits = ResourceLimits(gb(20, 20))
     assert not can_assign_to_queue(view, A, 0, limits, gb(0, 0), RESPECT)[0]
     allowed, checked = can_assign_to_queue(view, A, 0, limits, gb(2), RESPECT)
     assert allowed
     assert checked.amount_needed_unreserve.memory == 0  # used 10 GB - limit 10 GB
     off = two_users({"root.a.maximum-capacity": "50", "yarn.scheduler.capacity.reservations-continue-look-all-nodes": "false"})
-    assert not can_assign_to_queue(View(off, using(off, {0: 10})), A, 0, Limits(gb(20, 20)), gb(2), RESPECT)[0]
+    assert not can_assign_to_queue(View(off, using(off, {0: 10})), A, 0, ResourceLimits(gb(20, 20)), gb(2), RESPECT)[0]
 
 
 def test_am_limit_and_activation() -> None:

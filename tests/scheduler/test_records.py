@@ -14,7 +14,7 @@ from yarnspec.impl.scheduler.state import (
     NONE,
     AppPhase,
     AppState,
-    Container,
+    TrackedContainer,
     ContainerState,
     NodeState,
     Proposal,
@@ -30,7 +30,7 @@ R = Resource.of(4096, 4)
 def _records() -> list[tuple[object, ...]]:
     usage = Usage((R,), (R,), (R,), (R,))
     app = AppState(0, AppPhase.ACTIVE, (1, 2), (R,), (R,), (R,), (0,))
-    container = Container(3, 0, 1, 0, R, ContainerState.RUNNING, 5)
+    container = TrackedContainer(3, 0, 1, 0, R, ContainerState.RUNNING, 5)
     return [usage, app, container, NodeState(True, R, R), Proposal(ProposalKind.ALLOCATE, 0, 1, 0), start(async_double_commit_world())]
 
 
@@ -72,7 +72,7 @@ def test_defaults_and_properties() -> None:
     assert NodeState(True, R, R).reserved == NONE
     assert AppState(0, AppPhase.FINISHED, (), (), (), (), ()).am_container == NONE
     assert not AppState(0, AppPhase.FINISHED, (), (), (), (), ()).live
-    am = Container(0, 0, 0, 0, R, ContainerState.ALLOCATED, 0)
+    am = TrackedContainer(0, 0, 0, 0, R, ContainerState.ALLOCATED, 0)
     assert am.is_am and am.live and not am._replace(request=1, state=ContainerState.RESERVED).live
     assert Proposal(ProposalKind.RESERVE, 1, 2, 3) == (ProposalKind.RESERVE, 1, 2, 3, NONE, NONE, False, ())
 
@@ -87,7 +87,7 @@ def test_proposals_order_field_by_field() -> None:
 
 def test_a_container_is_found_by_id() -> None:
     state = start(async_double_commit_world())
-    containers = tuple(Container(cid, 0, 0, 1, R, ContainerState.RUNNING, 0) for cid in (2, 5, 9))
+    containers = tuple(TrackedContainer(cid, 0, 0, 1, R, ContainerState.RUNNING, 0) for cid in (2, 5, 9))
     state = state._replace(containers=containers)
     assert state.container(5) is containers[1]
     assert state.container(4) is None and state.container(10) is None

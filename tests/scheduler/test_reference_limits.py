@@ -96,11 +96,11 @@ class _NodesUsersApps:
 @settings(max_examples=60, deadline=None)
 @given(walks())
 def test_remembered_limits_are_the_limits_of_each_state(walk: tuple[World, list[Step]]) -> None:
-    """:class:`reference.Limits` answers what the functions compute on every state of a walk
+    """:class:`reference.ReferenceLimits` answers what the functions compute on every state of a walk
     (one cache across the walk, so figures are read back from earlier states with equal
     inputs), and the functions read no more than what the cache keys them by."""
     world, steps = walk
-    remembered = reference.Limits(world, capacity=8)
+    remembered = reference.ReferenceLimits(world, capacity=8)
     for state in [start(world), *(after for _, _, after in steps)]:
         part = _NodesUsersApps(state)
         for p in range(len(world.partitions)):

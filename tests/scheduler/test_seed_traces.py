@@ -16,7 +16,7 @@ and the resource never returns: conservation breaks. ``yarn-8127`` rejects the s
 from __future__ import annotations
 
 from yarnspec.impl.scheduler.state import ContainerState
-from yarnspec.spec.scheduler.invariants import Step, check_state, cluster_conservation, node_used_is_sum_of_containers
+from yarnspec.spec.scheduler.invariants import SchedulerStep, check_state, cluster_conservation, node_used_is_sum_of_containers
 from yarnspec.spec.worlds.world_builders import async_double_commit_world, reserved_starvation_world
 
 from tests.scheduler.helpers import gb, play
@@ -107,12 +107,12 @@ def test_pre_8127_duplicate_commit_breaks_conservation_and_leaks() -> None:
     assert len(state.proposals) == 1  # the second thread's proposal, now stale
     state, notes = play(world, ["commit(allocate app1/r1 on n0 from c3)"], state, check=False)
     assert notes == ["committed allocate from reservation"]
-    assert node_used_is_sum_of_containers(Step(world, state)) is not None
-    assert cluster_conservation(Step(world, state)) is not None
+    assert node_used_is_sum_of_containers(SchedulerStep(world, state)) is not None
+    assert cluster_conservation(SchedulerStep(world, state)) is not None
     # The container ends once; the second charge never returns.
     state, _ = play(world, ["launch(c3)", "complete(c3)"], state, check=False)
     assert state.nodes[0].used == gb(5, 2)  # only the 1 GB AM runs there
-    message = cluster_conservation(Step(world, state))
+    message = cluster_conservation(SchedulerStep(world, state))
     # 12 + 2 GB of nodes: 9 GB free (4 GB lost) plus the 1 GB the queues count.
     assert message is not None and "free <9216, 12> + used by queues <1024, 1>" in message
 

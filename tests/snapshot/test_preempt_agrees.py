@@ -94,7 +94,7 @@ def test_preempt_numbers_pass_the_conformance_runner(tmp_path: Path, capsys: pyt
     assert kinds == set(EVENTS)  # marks in round 1, kills in round 4: both are checked
     case = write(tmp_path / "case.json", case_from_report(report))
     [outcome] = runner.run_all([case])
-    assert outcome.verdict is runner.Verdict.PASS, outcome.detail
+    assert outcome.verdict is runner.CaseVerdict.PASS, outcome.detail
 
 
 def test_a_changed_figure_fails_the_runner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -104,7 +104,7 @@ def test_a_changed_figure_fails_the_runner(tmp_path: Path, capsys: pytest.Captur
     row["ideal"]["memory"] += 1
     case = write(tmp_path / "case.json", case_from_report(report))
     [outcome] = runner.run_all([case])
-    assert outcome.verdict is runner.Verdict.FAIL and "idealAssigned of root.prod.etl" in outcome.detail
+    assert outcome.verdict is runner.CaseVerdict.FAIL and "idealAssigned of root.prod.etl" in outcome.detail
 
 
 def test_examples_are_current() -> None:

@@ -30,7 +30,7 @@ from yarnspec.impl.spark.allocator import (
 )
 from yarnspec.impl.spark.hints import PlacementHints
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.resource_manager import Capability, Container, ContainerStatus, ExclusionUpdate
+from yarnspec.impl.spark.resource_manager import Capability, AllocatedContainer, ContainerStatus, ExclusionUpdate
 
 RESOLVER = RackResolver.from_mapping({"host3": "/rack2", "*": "/rack1"})
 NO_HINTS = PlacementHints()
@@ -41,9 +41,9 @@ def make(target: int, **config: object) -> YarnAllocator:
     return YarnAllocator.create(replace(base, **config), target)  # type: ignore[arg-type]
 
 
-def container(cid: str, host: str, allocator: YarnAllocator, memory_mb: int | None = None) -> Container:
+def container(cid: str, host: str, allocator: YarnAllocator, memory_mb: int | None = None) -> AllocatedContainer:
     size = allocator.config.request_capability
-    return Container(cid, host, Capability(memory_mb or size.memory_mb, size.vcores), allocator.config.priority)
+    return AllocatedContainer(cid, host, Capability(memory_mb or size.memory_mb, size.vcores), allocator.config.priority)
 
 
 def allocate(allocator: YarnAllocator, *hosts: str, prefix: str = "c") -> YarnAllocator:

@@ -25,7 +25,7 @@ from yarnspec.impl.spark.allocator import (
 from yarnspec.impl.spark.hints import PlacementHints
 from yarnspec.impl.spark.placement import ContainerLocalityPreferences, PlacementInput
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.resource_manager import Container, ContainerStatus
+from yarnspec.impl.spark.resource_manager import AllocatedContainer, ContainerStatus
 from yarnspec.spec.spark.allocator import (
     STATE_PREDICATES,
     allocator_counts_consistent,
@@ -76,7 +76,7 @@ def step(allocator: YarnAllocator, data: st.DataObject) -> tuple[YarnAllocator, 
         first = len(allocator.fates)
         size = allocator.config.request_capability
         allocator = allocator.handle_allocated_containers(
-            [Container(f"c{first + i}", host, size) for i, host in enumerate(hosts)]
+            [AllocatedContainer(f"c{first + i}", host, size) for i, host in enumerate(hosts)]
         )
     elif op == "kill":
         allocator = allocator.kill_executor(str(data.draw(st.integers(1, allocator.last_executor_number + 1))))
@@ -124,7 +124,7 @@ def test_running_never_exceeds_a_target_that_never_dropped(allocator: YarnAlloca
         first = len(allocator.fates)
         size = allocator.config.request_capability
         allocator = allocator.update_resource_requests().handle_allocated_containers(
-            [Container(f"c{first + i}", host, size) for i, host in enumerate(hosts)]
+            [AllocatedContainer(f"c{first + i}", host, size) for i, host in enumerate(hosts)]
         )
         assert allocator.num_executors_running <= allocator.target
 
@@ -135,7 +135,7 @@ def test_running_never_exceeds_a_target_that_never_dropped(allocator: YarnAlloca
 def running_pair() -> YarnAllocator:
     allocator = YarnAllocator.create(AllocatorConfig(), 2).update_resource_requests()
     size = allocator.config.request_capability
-    return allocator.handle_allocated_containers([Container("c1", "a", size), Container("c2", "b", size)])
+    return allocator.handle_allocated_containers([AllocatedContainer("c1", "a", size), AllocatedContainer("c2", "b", size)])
 
 
 def test_clean_state_has_no_violations() -> None:
@@ -197,7 +197,7 @@ def test_completed_container_predicate_catches_the_pre_spark_43510_bug() -> None
     def late_launch(variant: AllocatorVariant) -> YarnAllocator:
         config = AllocatorConfig(launch_containers=True, variant=variant)
         allocator = YarnAllocator.create(config, 1).update_resource_requests()
-        allocator = allocator.handle_allocated_containers([Container("c1", "a", config.request_capability)])
+        allocator = allocator.handle_allocated_containers([AllocatedContainer("c1", "a", config.request_capability)])
         return allocator.process_completed_containers([ContainerStatus("c1", -1)]).launch_finished("c1")
 
     assert no_executor_on_completed_container(late_launch(AllocatorVariant())) == []
@@ -208,7 +208,7 @@ def test_fill_target_predicate_catches_the_old_missing_formula() -> None:
     def after_update(variant: AllocatorVariant) -> YarnAllocator:
         config = AllocatorConfig(launch_containers=True, variant=variant)
         allocator = YarnAllocator.create(config, 2).update_resource_requests()
-        allocator = allocator.handle_allocated_containers([Container("c1", "a", config.request_capability)])
+        allocator = allocator.handle_allocated_containers([AllocatedContainer("c1", "a", config.request_capability)])
         return allocator.update_resource_requests()
 
     assert pending_requests_fill_target(after_update(AllocatorVariant())) == []

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from yarnspec.checks.conformance.outcome import Verdict
+from yarnspec.checks.conformance.outcome import CaseVerdict
 from yarnspec.checks.conformance.runner import run_one
 
 ALLOCATOR: dict[str, Any] = {
@@ -73,7 +73,7 @@ HINTS: dict[str, Any] = {
 }
 
 
-def run(tmp_path: Path, case: dict[str, Any]) -> tuple[Verdict, str, tuple[str, ...]]:
+def run(tmp_path: Path, case: dict[str, Any]) -> tuple[CaseVerdict, str, tuple[str, ...]]:
     path = tmp_path / "case.json"
     path.write_text(json.dumps(case), encoding="utf-8")
     outcome = run_one(path)
@@ -95,7 +95,7 @@ def edited(base: dict[str, Any], path: list[str | int], value: Any, delete: bool
 @pytest.mark.parametrize("base", [ALLOCATOR, PLACEMENT, HINTS], ids=["allocator", "placement", "hints"])
 def test_the_samples_pass(tmp_path: Path, base: dict[str, Any]) -> None:
     verdict, detail, _ = run(tmp_path, base)
-    assert verdict is Verdict.PASS, detail
+    assert verdict is CaseVerdict.PASS, detail
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_malformed_cases_fail_naming_the_place(
     tmp_path: Path, base: dict[str, Any], path: list[str | int], value: Any, delete: bool, place: str
 ) -> None:
     verdict, detail, _ = run(tmp_path, edited(base, path, value, delete))
-    assert verdict is Verdict.FAIL
+    assert verdict is CaseVerdict.FAIL
     assert detail.startswith("malformed case:"), detail
     assert place in detail, detail
     assert "Traceback" not in detail
@@ -136,7 +136,7 @@ def test_a_launch_callback_for_a_container_not_launching_fails_with_its_place(tm
     case = copy.deepcopy(ALLOCATOR)
     case["steps"].append({"op": "late_launch_callback", "args": {"container": "c9"}})
     verdict, detail, _ = run(tmp_path, case)
-    assert verdict is Verdict.FAIL and "steps[3].args" in detail and "no executor launch" in detail
+    assert verdict is CaseVerdict.FAIL and "steps[3].args" in detail and "no executor launch" in detail
 
 
 @pytest.mark.parametrize(
@@ -155,43 +155,43 @@ def test_uninterpretable_cases_are_unsupported(
     tmp_path: Path, base: dict[str, Any], path: list[str | int], value: Any, reason: str
 ) -> None:
     verdict, detail, _ = run(tmp_path, edited(base, path, value))
-    assert verdict is Verdict.UNSUPPORTED
+    assert verdict is CaseVerdict.UNSUPPORTED
     assert reason in detail, detail
 
 
 def test_an_upstream_mismatch_fails_at_the_first_differing_place(tmp_path: Path) -> None:
     verdict, detail, _ = run(tmp_path, edited(PLACEMENT, ["expect", "nodes", 1], ["b", "a"]))
-    assert verdict is Verdict.FAIL and detail.startswith("expect.nodes[1]")
+    assert verdict is CaseVerdict.FAIL and detail.startswith("expect.nodes[1]")
     verdict, detail, _ = run(tmp_path, edited(ALLOCATOR, ["steps", 2, "expect", "num_executors_failed"], 0))
-    assert verdict is Verdict.FAIL and detail.startswith("steps[2].expect.num_executors_failed")
+    assert verdict is CaseVerdict.FAIL and detail.startswith("steps[2].expect.num_executors_failed")
 
 
 def test_order_insensitive_cases_compare_lists_as_multisets(tmp_path: Path) -> None:
     case = edited(PLACEMENT, ["expect", "nodes"], [["b", "a"], ["a", "b"]])
-    assert run(tmp_path, case)[0] is Verdict.FAIL
+    assert run(tmp_path, case)[0] is CaseVerdict.FAIL
     case["order_sensitive"] = False
-    assert run(tmp_path, case)[0] is Verdict.PASS
+    assert run(tmp_path, case)[0] is CaseVerdict.PASS
 
 
 def test_a_derived_mismatch_only_warns(tmp_path: Path) -> None:
     verdict, _, warnings = run(tmp_path, edited(PLACEMENT, ["expect", "derived", "locality_free_count"], 5))
-    assert verdict is Verdict.PASS
+    assert verdict is CaseVerdict.PASS
     assert any("expect.derived.locality_free_count" in w for w in warnings)
     verdict, _, warnings = run(tmp_path, edited(ALLOCATOR, ["steps", 2, "expect", "derived"], {"num_executors_running": 4}))
-    assert verdict is Verdict.PASS and any("num_executors_running" in w for w in warnings)
+    assert verdict is CaseVerdict.PASS and any("num_executors_running" in w for w in warnings)
 
 
 def test_notes_and_comments_are_ignored(tmp_path: Path) -> None:
     case = edited(ALLOCATOR, ["steps", 0, "expect", "count_note"], "anything")
     case["input"]["comment"] = "also ignored"
-    assert run(tmp_path, case)[0] is Verdict.PASS
+    assert run(tmp_path, case)[0] is CaseVerdict.PASS
 
 
 def test_an_allocator_setup_that_disagrees_with_the_map_warns(tmp_path: Path) -> None:
     setup = {"initial_target_executors": 2, "allocated_container_hosts": ["a", "a"]}
     case = edited(PLACEMENT, ["input", "allocator_setup"], setup)
     verdict, _, warnings = run(tmp_path, case)
-    assert verdict is Verdict.PASS and any("replaying the setup" in w for w in warnings)
+    assert verdict is CaseVerdict.PASS and any("replaying the setup" in w for w in warnings)
     case["input"]["allocated_host_to_container_count"] = {"a": 2}
     case["expect"] = {"result_length": 2}
     assert run(tmp_path, case)[2] == ()
@@ -209,7 +209,7 @@ def test_the_cli_prints_one_line_without_traceback(tmp_path: Path) -> None:
 
 def test_the_whole_host_map_can_be_asserted(tmp_path: Path) -> None:
     case = edited(ALLOCATOR, ["steps", 1, "expect", "allocated_host_to_containers"], {"host1": ["c1"]})
-    assert run(tmp_path, case)[0] is Verdict.PASS
+    assert run(tmp_path, case)[0] is CaseVerdict.PASS
     case = edited(ALLOCATOR, ["steps", 1, "expect", "allocated_host_to_containers"], {"host1": ["c1"], "host4": []})
     verdict, detail, _ = run(tmp_path, case)
-    assert verdict is Verdict.FAIL and detail.startswith("steps[1].expect.allocated_host_to_containers")
+    assert verdict is CaseVerdict.FAIL and detail.startswith("steps[1].expect.allocated_host_to_containers")

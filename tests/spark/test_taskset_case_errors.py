@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from yarnspec.checks.conformance import runner
-from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported, Verdict
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported, CaseVerdict
 from yarnspec.checks.conformance.spark_taskset import run_case
 
 MANAGER_CASE: dict[str, Any] = {
@@ -186,11 +186,11 @@ def test_the_runner_reports_a_malformed_file_with_its_name(tmp_path: Path) -> No
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(edited(MANAGER_CASE, "steps.1.args.max_locality", "NEAR")), encoding="utf-8")
     outcome = runner.run_one(path)
-    assert outcome.verdict is Verdict.FAIL
+    assert outcome.verdict is CaseVerdict.FAIL
     assert str(path) in outcome.detail and "steps[1].args.max_locality" in outcome.detail
     path.write_text(json.dumps(edited(MANAGER_CASE, "steps.1.op", "teleport")), encoding="utf-8")
     outcome = runner.run_one(path)
-    assert outcome.verdict is Verdict.UNSUPPORTED and "unknown op 'teleport'" in outcome.detail
+    assert outcome.verdict is CaseVerdict.UNSUPPORTED and "unknown op 'teleport'" in outcome.detail
 
 
 def test_task_location_strings_can_be_checked_on_their_own() -> None:

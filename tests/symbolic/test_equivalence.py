@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from yarnspec.checks.symbolic.domain import Bound, Domain, concrete_instance
 from yarnspec.checks.symbolic.level_proof import concrete_view, reference_view
-from yarnspec.checks.symbolic.model import Child, Level, Settings
+from yarnspec.checks.symbolic.model import Child, Level, PolicySettings
 from yarnspec.impl.preemption.temp_queue import tiny_queue_guarantee
 from yarnspec.impl.resources import Resource
 
@@ -46,7 +46,7 @@ def test_dominant_calculator_ideal_targets_and_amounts_match_the_reference(drawn
 @given(instances(max_children=4, max_size=4), st.sampled_from((0.2, 0.5, 1.0)), st.sampled_from((0.0, 0.1, 0.35)))
 def test_other_damping_factors_match_the_reference(drawn: Drawn, natural: float, ignored: float) -> None:
     """The factor tables are built from the reference's own rounding for any setting."""
-    domain = replace(drawn.domain, settings=Settings(natural, ignored))
+    domain = replace(drawn.domain, settings=PolicySettings(natural, ignored))
     _compare(Drawn(domain, drawn.instance))
 
 

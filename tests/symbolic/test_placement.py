@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from yarnspec.checks.symbolic.arith import Concrete, Cond
 from yarnspec.checks.symbolic.placement import (
     PLACEMENT_PROPERTIES,
-    Placement,
+    PlacementTerms,
     PlacementBound,
     PlacementCounterexample,
     PlacementProperty,
@@ -31,7 +31,7 @@ def test_the_encoding_gives_the_reference_requests_for_any_need_vector(count: in
     """Steps 4-6 of the encoding equal the reference's output on inputs with those needs."""
     requests, computed = reference_requests(hint_input(count, needs))
     assert computed == tuple(needs)
-    assert Placement(Concrete(), count, computed, count).requests() == requests
+    assert PlacementTerms(Concrete(), count, computed, count).requests() == requests
 
 
 @settings(max_examples=150)
@@ -54,7 +54,7 @@ def test_the_encoding_gives_the_reference_requests_for_any_hint_map(
     _, _, need = host_container_need(inp)
     requests, computed = reference_requests(inp)
     assert computed == tuple(n for _, n in need)
-    assert Placement(Concrete(), count, computed, count).requests() == requests
+    assert PlacementTerms(Concrete(), count, computed, count).requests() == requests
 
 
 @pytest.mark.parametrize("prop", PLACEMENT_PROPERTIES, ids=lambda p: p.name)
@@ -63,7 +63,7 @@ def test_the_placement_properties_are_proved_at_a_small_bound(prop: PlacementPro
     assert prove_placement(SMALL, prop, Solver(timeout_ms=60_000)).verdict == "proved"
 
 
-def _at_most_one_host_per_request(p: Placement) -> Cond:
+def _at_most_one_host_per_request(p: PlacementTerms) -> Cond:
     A = p.A
     return A.all(A.count(p.lists(i, h) for h in range(len(p.needs))) <= 1 for i in range(p.slots))
 

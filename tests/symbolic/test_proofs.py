@@ -8,7 +8,7 @@ import pytest
 
 from yarnspec.checks.symbolic.arith import Cond, fits
 from yarnspec.checks.symbolic.domain import Bound, Domain
-from yarnspec.checks.symbolic.level_proof import LevelProperty, View
+from yarnspec.checks.symbolic.level_proof import LevelProperty, LevelView
 from yarnspec.checks.symbolic.properties import SUM_STATED, catalogue, findings
 from yarnspec.checks.symbolic.prover import Solver
 from yarnspec.checks.symbolic.runner import Counterexample, prove_level, prove_termination
@@ -56,7 +56,7 @@ def test_the_cheapest_finding_has_a_counterexample_the_reference_reproduces(domi
     assert any(sum(i[t] for i in ideals) > resource[t] for t in range(len(resource)))
 
 
-def _ideal_within_guarantee(v: View) -> Cond:
+def _ideal_within_guarantee(v: LevelView) -> Cond:
     A = v.A
     return A.all(fits(A, i, c.guaranteed) for i, c in zip(v.state.ideal, v.level.children))
 

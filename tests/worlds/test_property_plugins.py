@@ -19,7 +19,7 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_catalogue import ProgressProperty
-from yarnspec.spec.scheduler.invariants import Invariant, Step
+from yarnspec.spec.scheduler.invariants import SchedulerInvariant, SchedulerStep
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES
 from yarnspec.spec.worlds.world_file import load_world
 
@@ -85,7 +85,7 @@ def test_the_registered_properties_are_the_ones_checked(example: None, capsys: p
     assert model.progress() == []
 
 
-def _reserved(step: Step) -> str | None:
+def _reserved(step: SchedulerStep) -> str | None:
     found = [c.cid for c in step.after.containers if c.state == ContainerState.RESERVED]
     return f"c{found[0]} is reserved" if found else None
 
@@ -100,7 +100,7 @@ def test_properties_given_in_python_can_fail(tmp_path: Path) -> None:
     own counterexample, so a registered property is really evaluated."""
     catalogue = BUILTIN_PROPERTIES.with_properties(
         [
-            Invariant("never-reserves", "nothing is ever reserved", "a test", _reserved),
+            SchedulerInvariant("never-reserves", "nothing is ever reserved", "a test", _reserved),
             ProgressProperty("never-done", premise=_submitted, goal=lambda world, state: False, fairness=("heartbeat", "tick")),
         ]
     )
@@ -154,7 +154,7 @@ def test_a_name_already_taken_is_refused(example: None) -> None:
     clash = ProgressProperty("guarantee-progress", premise=_submitted)
     with pytest.raises(InputError, match="property name 'guarantee-progress' is already taken"):
         BUILTIN_PROPERTIES.with_properties([clash])
-    catalogue_name = Invariant("node-within-capacity", "again", "a test", _reserved)
+    catalogue_name = SchedulerInvariant("node-within-capacity", "again", "a test", _reserved)
     with pytest.raises(InputError, match="'node-within-capacity' is already taken"):
         BUILTIN_PROPERTIES.with_properties([catalogue_name])
     twice = declared_points() * 2

@@ -16,7 +16,7 @@ from yarnspec.spec.contracts.preemption_round import OP, RESET
 from yarnspec.checks.conformance.qdata import constant_of_app_id
 from yarnspec.checks.validate.families.family import Family
 
-PREFIX = "yarn.resourcemanager.monitor.capacity.preemption."
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREFIX
 SETUP_KEYS = ("notation", "resource_calculator", "conf", "input")
 
 

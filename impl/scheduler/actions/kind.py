@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 
 from yarnspec.impl.scheduler.allocation.allocate import pass_inputs
 from yarnspec.impl.scheduler.bookkeeping.memo import Memo
-from yarnspec.impl.scheduler.state import NONE, AppPhase, AppState, Container, ContainerState, Proposal, SchedulerState
+from yarnspec.impl.scheduler.state import NONE, AppPhase, AppState, TrackedContainer, ContainerState, Proposal, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.world import World
 
@@ -44,10 +44,10 @@ class Context:
         self.world = world
         self.state = state
         self.memo = memo
-        self._by_id: dict[int, Container] | None = None
+        self._by_id: dict[int, TrackedContainer] | None = None
         self._am_running: tuple[bool, ...] | None = None
 
-    def container(self, cid: int) -> Container | None:
+    def container(self, cid: int) -> TrackedContainer | None:
         """The tracked container with this id, or ``None``."""
         by_id = self._by_id
         if by_id is None:

@@ -1,5 +1,6 @@
 """The preemption monitor's action: one round of the policy every monitoring interval, with
-the scheduler's handling of its events (:mod:`yarnspec.impl.scheduler.monitor.scheduling_monitor`)."""
+the scheduler's handling of its events. This is the kind (its guard, then its step); the
+effect itself is :mod:`yarnspec.impl.scheduler.monitor.scheduling_monitor`'s."""
 
 from __future__ import annotations
 

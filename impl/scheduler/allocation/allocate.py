@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 
 from yarnspec.impl.resources import ZERO, Resource, f32
 from yarnspec.impl.scheduler.allocation.limits import (
-    Limits,
+    ResourceLimits,
     can_assign_to_queue,
     can_assign_to_user,
     child_limits,
@@ -52,7 +52,7 @@ from yarnspec.impl.scheduler.monitor.killable import containers_to_kill, node_ki
 from yarnspec.impl.scheduler.allocation.queue_order import ordered_apps, ordered_children
 from yarnspec.impl.scheduler.allocation.requests import outstanding, serving_request
 from yarnspec.impl.scheduler.allocation.scheduling_mode import IGNORE, RESPECT, SchedulingMode
-from yarnspec.impl.scheduler.state import NONE, AppPhase, Container, ContainerState, Proposal, ProposalKind, SchedulerState
+from yarnspec.impl.scheduler.state import NONE, AppPhase, TrackedContainer, ContainerState, Proposal, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.world import World
 
@@ -236,7 +236,7 @@ def _queue_wants(view: View, queue: int, candidates: Candidates, mode: Schedulin
     return view.calc.greater(view.cluster, pending, ZERO)
 
 
-def _assign_queue(view: View, queue: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> tuple[Assignment, Limits]:
+def _assign_queue(view: View, queue: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode) -> tuple[Assignment, ResourceLimits]:
     """``ParentQueue.assignContainers`` (or the leaf's), and the queue's limits after its pass
     (the headroom its check set, what its children blocked): its parent reads them when the
     queue was skipped for its limit (Hadoop's shared ``ResourceLimits`` object)."""
@@ -265,7 +265,7 @@ def _assign_queue(view: View, queue: int, candidates: Candidates, limits: Limits
     return result, limits
 
 
-def _block_headroom(view: View, child: int, limits: Limits, limits_of_child: Limits) -> Limits:
+def _block_headroom(view: View, child: int, limits: ResourceLimits, limits_of_child: ResourceLimits) -> ResourceLimits:
     """``assignContainersToChildQueues`` after a child was skipped for its queue limit
     (YARN-4280): the parent's later children get a limit less the child's headroom (at least
     0); with YARN-8804 a parent child gives up only what its own children blocked."""
@@ -277,7 +277,7 @@ def _block_headroom(view: View, child: int, limits: Limits, limits_of_child: Lim
     return replace(limits, blocked=limits.blocked + view.calc.max(view.cluster, blocked, ZERO))
 
 
-def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> tuple[Assignment, Limits]:
+def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode) -> tuple[Assignment, ResourceLimits]:
     """``LeafQueue.assignContainers``: reservations first (Hadoop 3.2 multi-node), then the
     applications in order, respecting the queue limit, user limits and FIFO; and the leaf's
     limits after the checks (see :func:`_assign_queue`)."""
@@ -315,7 +315,7 @@ def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Limits, 
     return NOTHING, limits
 
 
-def _assign_app(view: View, app: int, candidates: Candidates, limits: Limits, mode: SchedulingMode) -> Assignment:
+def _assign_app(view: View, app: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode) -> Assignment:
     """``RegularContainerAllocator.assignContainers`` without a reservation: keys in
     priority order until one is not skipped."""
     if not view.app_has_pending(app, _pending_partition(candidates.partition, mode)):
@@ -338,7 +338,7 @@ def _as_assignment(result: Result) -> Assignment:
     return NOTHING
 
 
-def _reserved_container(view: View, reserved: Container, candidates: Candidates) -> Assignment:
+def _reserved_container(view: View, reserved: TrackedContainer, candidates: Candidates) -> Assignment:
     """Serve a reservation (``allocateFromReservedContainer``): allocate it, re-reserve it or,
     if its key no longer asks for anything, unreserve it."""
     app = view.state.apps[reserved.app]
@@ -347,7 +347,7 @@ def _reserved_container(view: View, reserved: Container, candidates: Candidates)
     key = view.world.apps[reserved.app].requests[reserved.request].key
     resource = view.partition_resource[0]
     leaf = view.world.apps[reserved.app].queue
-    limits = Limits(resource, resource, allow_preemption=preemption_allowed(view, leaf, candidates.partition))
+    limits = ResourceLimits(resource, resource, allow_preemption=preemption_allowed(view, leaf, candidates.partition))
     result = _allocate_key(view, reserved.app, key, candidates, limits, RESPECT, reserved)
     return Assignment(result.proposal)
 
@@ -356,7 +356,7 @@ def _reserved_container(view: View, reserved: Container, candidates: Candidates)
 
 
 def _allocate_key(
-    view: View, app: int, key: int, candidates: Candidates, limits: Limits, mode: SchedulingMode, reserved: Container | None
+    view: View, app: int, key: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode, reserved: TrackedContainer | None
 ) -> Result:
     """``RegularContainerAllocator.allocate``: try the candidates in order; stop at the first
     allocation, and at the first reservation unless YARN-10259 keeps looking: then only the
@@ -387,7 +387,7 @@ def _allocate_key(
     return result
 
 
-def _precheck(view: View, app: int, key: int, node: int, limits: Limits, mode: SchedulingMode) -> Result | None:
+def _precheck(view: View, app: int, key: int, node: int, limits: ResourceLimits, mode: SchedulingMode) -> Result | None:
     """``preCheckForNodeCandidateSet``: skip the key if nothing is asked, the partition does
     not match, an AM would go to a non-exclusive partition, seed 002's rule says no (without
     continue-looking), or the queue's headroom (plus what the app could unreserve) is short."""
@@ -412,7 +412,7 @@ def _precheck(view: View, app: int, key: int, node: int, limits: Limits, mode: S
     return None
 
 
-def _try_node(view: View, app: int, key: int, node: int, limits: Limits, reserved: Container | None) -> Result:
+def _try_node(view: View, app: int, key: int, node: int, limits: ResourceLimits, reserved: TrackedContainer | None) -> Result:
     """``assignContainersOnNode``: the most local request the node serves; a miss on a
     relaxable request skips the application, on a strict one the key."""
     info, state = view.world.apps[app], view.state.apps[app]
@@ -428,7 +428,7 @@ def _try_node(view: View, app: int, key: int, node: int, limits: Limits, reserve
     return result
 
 
-def _assign_container(view: View, app: int, request: int, node: int, limits: Limits, reserved: Container | None) -> Result:
+def _assign_container(view: View, app: int, request: int, node: int, limits: ResourceLimits, reserved: TrackedContainer | None) -> Result:
     """``RegularContainerAllocator.assignContainer``: allocate if it fits (or, for a leaf under
     its guarantee, if killing the node's killable containers makes room: lazy preemption), else
     reserve (or re-reserve) if seed 002's rule allows; continue-looking may swap a reservation elsewhere
@@ -462,7 +462,7 @@ def _assign_container(view: View, app: int, request: int, node: int, limits: Lim
     return Result(Outcome.LOCALITY_SKIPPED)
 
 
-def reservations_of(state: SchedulerState, app: int, key_of: dict[int, int], key: int) -> list[Container]:
+def reservations_of(state: SchedulerState, app: int, key_of: dict[int, int], key: int) -> list[TrackedContainer]:
     """The app's reserved containers for one scheduler key, in id order (``key_of`` maps the
     app's request indices to keys)."""
     return [

@@ -94,7 +94,7 @@ def fits_count(calc: ResourceCalculator, available: Resource, required: Resource
 
 
 @dataclass(frozen=True)
-class Limits:
+class ResourceLimits:
     """Hadoop's ``ResourceLimits`` as it travels down the tree for one allocation: the limit,
     the headroom set by the queue check, what must be unreserved to allocate, and the headroom
     of children skipped for their queue limit (YARN-4280's blocked headroom: the limit less it
@@ -120,14 +120,14 @@ def queue_max_down(view: View, queue: int, partition: int) -> Resource:
     return round_down(view.calc, view.maximum(queue, partition), view.minimum)
 
 
-def root_limits(view: View, partition: int, mode: SchedulingMode) -> Limits:
+def root_limits(view: View, partition: int, mode: SchedulingMode) -> ResourceLimits:
     """Root's limit: the partition's resource (the default partition's when allocating without
     exclusivity, as Hadoop passes it)."""
     resource = view.partition_resource[0 if mode.ignores_exclusivity else partition]
-    return Limits(resource, resource)
+    return ResourceLimits(resource, resource)
 
 
-def child_limits(view: View, parent: int, child: int, parent_limits: Limits, partition: int) -> Limits:
+def child_limits(view: View, parent: int, child: int, parent_limits: ResourceLimits, partition: int) -> ResourceLimits:
     """``getResourceLimitsOfChild``: ``min(parent net limit - parent used + child used, child
     max rounded down)``, rounded down to the minimum allocation. The net limit is the limit
     less what earlier children blocked (nothing blocks before YARN-4280)."""
@@ -136,10 +136,10 @@ def child_limits(view: View, parent: int, child: int, parent_limits: Limits, par
     limit = limit + parent_killable(view, parent, partition)
     limit = view.calc.min(view.cluster, limit, queue_max_down(view, child, partition))
     limit = round_down(view.calc, limit, view.minimum)
-    return Limits(limit, limit)
+    return ResourceLimits(limit, limit)
 
 
-def current_limit(view: View, queue: int, partition: int, limits: Limits, mode: SchedulingMode) -> Resource:
+def current_limit(view: View, queue: int, partition: int, limits: ResourceLimits, mode: SchedulingMode) -> Resource:
     """``getCurrentLimitResource``: ``min(queue max, limit from the parent)``; the whole
     partition when allocating without exclusivity."""
     if mode.ignores_exclusivity:
@@ -148,8 +148,8 @@ def current_limit(view: View, queue: int, partition: int, limits: Limits, mode: 
 
 
 def can_assign_to_queue(
-    view: View, queue: int, partition: int, limits: Limits, could_unreserve: Resource, mode: SchedulingMode
-) -> tuple[bool, Limits]:
+    view: View, queue: int, partition: int, limits: ResourceLimits, could_unreserve: Resource, mode: SchedulingMode
+) -> tuple[bool, ResourceLimits]:
     """``canAssignToThisQueue``: whether the queue may be given more, and ``limits`` with the
     headroom the check sets (and ``amount_needed_unreserve`` when it allows the queue only
     through unreserving)."""
@@ -228,7 +228,7 @@ def _compute_user_limit(view: View, leaf: int, partition: int, mode: SchedulingM
     return round_up(calc, calc.min(partition_resource, limit, max_user), minimum)
 
 
-def can_assign_to_user(view: View, app: int, partition: int, limit: Resource, limits: Limits) -> tuple[bool, Limits]:
+def can_assign_to_user(view: View, app: int, partition: int, limit: Resource, limits: ResourceLimits) -> tuple[bool, ResourceLimits]:
     """``canAssignToUser``: whether the user's used is at most its limit (or, with
     continue-looking in the default partition, would be after unreserving the app's
     reservations), and ``limits``, with ``amount_needed_unreserve`` set in that case."""

@@ -20,7 +20,7 @@ from yarnspec.impl.scheduler.state import (
     NONE,
     AppPhase,
     AppState,
-    Container,
+    TrackedContainer,
     ContainerState,
     NodeState,
     Proposal,
@@ -130,10 +130,10 @@ def _with_rereservations(app: AppState, counts: tuple[int, ...]) -> AppState:
     return AppState(app.seq, app.phase, app.asks, app.used, app.reserved, app.pending, counts, app.am_container)
 
 
-def with_state(container: Container, state: ContainerState) -> Container:
+def with_state(container: TrackedContainer, state: ContainerState) -> TrackedContainer:
     """The container in another state."""
     c = container
-    return Container(c.cid, c.app, c.node, c.request, c.resource, state, c.start)
+    return TrackedContainer(c.cid, c.app, c.node, c.request, c.resource, state, c.start)
 
 
 class Edit:
@@ -158,13 +158,13 @@ class Edit:
         self.node_order = state.node_order
         self.sorted_at = state.sorted_at
         self.monitor_at = state.monitor_at
-        self._containers: dict[int, Container] | None = None
+        self._containers: dict[int, TrackedContainer] | None = None
         self._proposals: list[Proposal] | None = None
         self._marks: dict[int, int] | None = None
         self._killable: set[int] | None = None
 
     @property
-    def containers(self) -> dict[int, Container]:
+    def containers(self) -> dict[int, TrackedContainer]:
         """The tracked containers by id (a working copy, made on first use)."""
         if self._containers is None:
             self._containers = {c.cid: c for c in self.state.containers}
@@ -328,7 +328,7 @@ class Edit:
             self.change_asks(app, request, -1)
             if charge_queue:
                 self._charge_queues(app, partition, capability)
-        self.containers[cid] = Container(cid, app, node, request, capability, ContainerState.ALLOCATED, self.clock)
+        self.containers[cid] = TrackedContainer(cid, app, node, request, capability, ContainerState.ALLOCATED, self.clock)
 
     def reserve(self, app: int, request: int, node: int) -> int:
         """A new reservation on a node (``SchedulerApplicationAttempt.reserve`` and
@@ -342,10 +342,10 @@ class Edit:
         state = self.app(app)
         self.apps[app] = _charge_app(state, partition, reserved=spec.capability)
         self._charge_queues(app, partition, spec.capability, spec.capability)
-        self.containers[cid] = Container(cid, app, node, request, spec.capability, ContainerState.RESERVED, self.clock)
+        self.containers[cid] = TrackedContainer(cid, app, node, request, spec.capability, ContainerState.RESERVED, self.clock)
         return cid
 
-    def drop_reservation(self, cid: int, release_queue: bool = True) -> Container:
+    def drop_reservation(self, cid: int, release_queue: bool = True) -> TrackedContainer:
         """A reservation ends (``FiCaSchedulerApp.unreserve``): the node is no longer reserved,
         the app's, the queues' and the user's reserved go down, and, unless the reservation
         becomes an allocation (``release_queue`` false), their used too; the key's
@@ -364,7 +364,7 @@ class Edit:
         self.reset_rereservations(container.app, container.request)
         return container
 
-    def end_container(self, cid: int) -> Container:
+    def end_container(self, cid: int) -> TrackedContainer:
         """A live container ends, however (completed, killed, released, lost): its resource
         returns to the node, the app, the user and the queues (``completedContainer``)."""
         # :meth:`_give_back` for one container without its sums (the most frequent ending).
@@ -380,7 +380,7 @@ class Edit:
             self._unmark(cid)
         return container
 
-    def end_containers(self, app: int, cids: Sequence[int]) -> list[Container]:
+    def end_containers(self, app: int, cids: Sequence[int]) -> list[TrackedContainer]:
         """Live containers of one application end together: :meth:`end_container` for each,
         with every counter charged once with their sum (the same figures, fewer records)."""
         ended = [self.containers.pop(cid) for cid in cids]
@@ -394,14 +394,14 @@ class Edit:
         with every counter charged once per partition with the sum (the same figures, fewer
         records)."""
         containers = self.containers
-        live: list[Container] = []
-        reservations: list[Container] = []
+        live: list[TrackedContainer] = []
+        reservations: list[TrackedContainer] = []
         for cid in [cid for cid, container in containers.items() if container.app == app]:
             container = containers.pop(cid)
             (reservations if container.state == ContainerState.RESERVED else live).append(container)
         self._give_back(app, live, reservations, withdraw=True)
 
-    def _give_back(self, app: int, live: Sequence[Container], reservations: Sequence[Container], withdraw: bool) -> None:
+    def _give_back(self, app: int, live: Sequence[TrackedContainer], reservations: Sequence[TrackedContainer], withdraw: bool) -> None:
         """The counters' side of :meth:`end_containers` (``live``, already untracked) and of
         :meth:`drop_app` (also its untracked ``reservations`` and, if ``withdraw``, every
         outstanding ask). Integer sums do not depend on their grouping, so each counter takes
@@ -495,11 +495,11 @@ class Edit:
         )
         self.next_app += 1
 
-    def containers_of_app(self, app: int) -> list[Container]:
+    def containers_of_app(self, app: int) -> list[TrackedContainer]:
         """The app's tracked containers, in id order."""
         return [c for cid, c in sorted(self.containers.items()) if c.app == app]
 
-    def containers_on_node(self, node: int) -> list[Container]:
+    def containers_on_node(self, node: int) -> list[TrackedContainer]:
         """The node's tracked containers (its reservation included), in id order."""
         return [c for cid, c in sorted(self.containers.items()) if c.node == node]
 
@@ -507,6 +507,3 @@ class Edit:
         """Replace a node slot's state."""
         self.nodes[node] = state
 
-    def drop_proposals(self, keep: list[Proposal]) -> None:
-        """Keep only these proposals in flight."""
-        self.proposals = keep

@@ -34,7 +34,7 @@ MAX_LISTED = 20_000  # per remembered segment of the enabled-action listing
 MAX_LIMIT_CHECKS = 20_000
 
 
-class Table(Generic[K, V]):
+class BoundedTable(Generic[K, V]):
     """Answers by key, at most ``bound`` of them (the table starts afresh beyond it)."""
 
     def __init__(self, bound: int) -> None:
@@ -73,13 +73,13 @@ class Memo:
         self._view: View | None = None
         self._pass_state: SchedulerState | None = None
         self._pass_proposals: dict[Hashable, tuple[Proposal, ...]] = {}
-        self.passes: Table[Hashable, dict[Hashable, tuple[Proposal, ...]]] = Table(MAX_PASS_INPUTS)
-        self.configured: Table[Hashable, dict[str, Queue]] = Table(MAX_CONFIGURED)
-        self.rounds: Table[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]] = Table(MAX_ROUNDS)
+        self.passes: BoundedTable[Hashable, dict[Hashable, tuple[Proposal, ...]]] = BoundedTable(MAX_PASS_INPUTS)
+        self.configured: BoundedTable[Hashable, dict[str, Queue]] = BoundedTable(MAX_CONFIGURED)
+        self.rounds: BoundedTable[Hashable, tuple[RoundResult, Mapping[ContainerId, int]]] = BoundedTable(MAX_ROUNDS)
         #: The enabled-action listing's plan (a fact of the world built by
         #: :mod:`.actions`), per set of kinds left out.
         self.listings: dict[frozenset[str], Any] = {}
-        self.limit_checks: Table[Hashable, str] = Table(MAX_LIMIT_CHECKS)
+        self.limit_checks: BoundedTable[Hashable, str] = BoundedTable(MAX_LIMIT_CHECKS)
 
     def view(self, state: SchedulerState) -> View:
         """The view of ``state``, shared by everything that reads this state in a row. One

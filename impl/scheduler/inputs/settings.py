@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import Literal
 
-from yarnspec.impl.config.capacity import PREFIX
+from yarnspec.impl.config.keys import CAPACITY_PREFIX
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, scheduler_configuration
 from yarnspec.impl.errors import InputError, NotModelled
@@ -19,11 +19,10 @@ from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.inputs.specs import WORLD
 
 NodeSorting = Literal["resource-usage", "usage-ratio"]
-NODE_SORTINGS: tuple[NodeSorting, ...] = get_args(NodeSorting)
-ASYNC_KEY = PREFIX + "schedule-asynchronously.enable"
-MULTI_NODE_KEY = PREFIX + "multi-node-placement-enabled"
-SORTING_POLICY_KEY = PREFIX + "multi-node-sorting.policy"
-CONTINUE_LOOKING_KEY = PREFIX + "reservations-continue-look-all-nodes"
+ASYNC_KEY = CAPACITY_PREFIX + "schedule-asynchronously.enable"
+MULTI_NODE_KEY = CAPACITY_PREFIX + "multi-node-placement-enabled"
+SORTING_POLICY_KEY = CAPACITY_PREFIX + "multi-node-sorting.policy"
+CONTINUE_LOOKING_KEY = CAPACITY_PREFIX + "reservations-continue-look-all-nodes"
 DEFAULT_SORTING_INTERVAL_MS = 1000
 
 

@@ -38,7 +38,7 @@ from collections.abc import Iterable
 
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
-from yarnspec.impl.scheduler.state import Container, ContainerState, SchedulerState
+from yarnspec.impl.scheduler.state import TrackedContainer, ContainerState, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.world import World
 
@@ -55,7 +55,7 @@ def mark_killable(edit: Edit, cid: int) -> None:
     edit.killable.add(cid)
 
 
-def killable_order(state: SchedulerState, containers: Iterable[Container]) -> list[Container]:
+def killable_order(state: SchedulerState, containers: Iterable[TrackedContainer]) -> list[TrackedContainer]:
     """Containers in ``ContainerId`` order: application (submission order), then id."""
     return sorted(containers, key=lambda c: (_seq(state, c.app), c.cid))
 
@@ -65,12 +65,12 @@ def _seq(state: SchedulerState, app: int) -> int:
     return app_state.seq if app_state is not None else -1
 
 
-def _killable(state: SchedulerState) -> list[Container]:
+def _killable(state: SchedulerState) -> list[TrackedContainer]:
     found = (state.container(cid) for cid in state.killable)
     return [c for c in found if c is not None and c.live]
 
 
-def node_killable(state: SchedulerState, node: int) -> list[Container]:
+def node_killable(state: SchedulerState, node: int) -> list[TrackedContainer]:
     """The node's killable containers (``FiCaSchedulerNode.getKillableContainers``), in
     :func:`killable_order`."""
     return killable_order(state, (c for c in _killable(state) if c.node == node))
@@ -83,7 +83,7 @@ def node_killable_resource(state: SchedulerState, node: int) -> Resource:
     return _total(node_killable(state, node))
 
 
-def queue_killable(world: World, state: SchedulerState, queue: int, partition: int) -> list[Container]:
+def queue_killable(world: World, state: SchedulerState, queue: int, partition: int) -> list[TrackedContainer]:
     """The killable containers of the queue's subtree on nodes of the partition
     (``PreemptionManager.getKillableContainers``), in :func:`killable_order`."""
     return killable_order(
@@ -152,7 +152,7 @@ def kill_resource(state: SchedulerState, kill: tuple[int, ...], node: int | None
     return total
 
 
-def _total(containers: Iterable[Container]) -> Resource:
+def _total(containers: Iterable[TrackedContainer]) -> Resource:
     total = ZERO
     for container in containers:
         total = total + container.resource

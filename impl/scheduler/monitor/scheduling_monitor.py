@@ -1,11 +1,13 @@
-"""Preemption in the loop: the monitor step runs the policy on a snapshot of the state.
+"""Preemption in the loop: the effect of the ``monitor`` action, which runs the policy on a
+snapshot of the state (the action's kind, its guard :func:`monitor_due` then this effect
+:func:`run_monitor`, is :mod:`yarnspec.impl.scheduler.actions.monitor`).
 
 Every ``monitoring_interval`` the ResourceManager's monitor thread calls
 ``ProportionalCapacityPreemptionPolicy.editSchedule`` (:func:`~yarnspec.impl.preemption.policy.edit_schedule`)
 and the scheduler handles the events it sends (``CapacityScheduler.handle``):
 
 * ``MARK_CONTAINER_FOR_PREEMPTION``: the application is told (its AM may release the
-  container itself, :func:`~.environment.release`); the policy remembers when it marked it;
+  container itself, :func:`~yarnspec.impl.scheduler.environment_effects.release`); the policy remembers when it marked it;
 * ``MARK_CONTAINER_FOR_KILLABLE`` (sent once the wait has passed since the mark): without lazy
   preemption the scheduler kills the container at once (KILLED, ``PREEMPTED`` status); with
   it the container is listed as killable and keeps running (:mod:`.killable`);

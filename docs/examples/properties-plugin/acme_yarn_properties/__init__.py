@@ -13,7 +13,7 @@ from collections import Counter
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_catalogue import ProgressProperty
-from yarnspec.spec.scheduler.invariants import Invariant, Step
+from yarnspec.spec.scheduler.invariants import SchedulerInvariant, SchedulerStep
 
 
 def waiting_for_am(world: World, state: SchedulerState) -> bool:
@@ -21,7 +21,7 @@ def waiting_for_am(world: World, state: SchedulerState) -> bool:
     return any(app is not None and app.live and app.asks[0] > 0 for app in state.apps)
 
 
-def one_reservation_per_app(step: Step) -> str | None:
+def one_reservation_per_app(step: SchedulerStep) -> str | None:
     """``None`` when no application holds more than one reserved container, else what is wrong."""
     world, state = step.world, step.after
     reserved = Counter(c.app for c in state.containers if c.state == ContainerState.RESERVED)
@@ -31,7 +31,7 @@ def one_reservation_per_app(step: Step) -> str | None:
     return None
 
 
-def properties() -> list[ProgressProperty | Invariant]:
+def properties() -> list[ProgressProperty | SchedulerInvariant]:
     """What this project registers (the entry point's target)."""
     return [
         ProgressProperty(
@@ -40,7 +40,7 @@ def properties() -> list[ProgressProperty | Invariant]:
             description="a submitted application's master container is eventually allocated",
             source="ACME operations",
         ),
-        Invariant(
+        SchedulerInvariant(
             "one-reservation-per-app",
             "no application holds more than one reserved container",
             "ACME operations",
