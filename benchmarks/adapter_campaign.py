@@ -60,7 +60,7 @@ CONTRACT_NAMES = sorted(name for name, contract in CONTRACTS.items() if contract
 
 #: The adapter: answers hello, then the planned lines in order; the last one is delivered as
 #: the plan's ``mode`` says.
-REPLAYER = r'''
+REPLAYER = r"""
 import base64, json, os, subprocess, sys, time
 plan = json.load(open(sys.argv[1]))
 lines = [base64.b64decode(line) for line in plan["lines"]]
@@ -84,7 +84,7 @@ for number, request in enumerate(sys.stdin.buffer, 1):
         out.write(line); out.flush(); os._exit(plan["code"])
     elif mode == "grandchild":
         subprocess.Popen(["sleep", "60"]); out.write(line); out.flush(); os._exit(0)
-'''
+"""
 MODES = ("line",) * 12 + ("half", "close", "exit", "grandchild")
 
 
@@ -93,7 +93,13 @@ def sample_calls(contract: str, count: int, seed: int) -> list[list[Call]]:
     found: list[list[Call]] = []
 
     @hypothesis_seed(seed)
-    @settings(max_examples=count, database=None, deadline=None, suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.generate],
+    )
     @given(family_of(contract).inputs())
     def collect(calls: list[Call]) -> None:
         found.append(calls)
@@ -131,7 +137,9 @@ def classify(run: Any, slowest: list[float]) -> tuple[str, str]:
     return "ok", detail
 
 
-def one_answer(contract_name: str, calls: list[Call], rng: random.Random, folder: Path, slowest: list[float]) -> tuple[str, str]:
+def one_answer(
+    contract_name: str, calls: list[Call], rng: random.Random, folder: Path, slowest: list[float]
+) -> tuple[str, str]:
     """One malformed answer through a real process adapter and validate's engine."""
     contract = contract_named(contract_name)
     ours = replay(reference_adapter(contract), calls).answers
@@ -140,7 +148,16 @@ def one_answer(contract_name: str, calls: list[Call], rng: random.Random, folder
     lines[-1] = malformed(lines[-1], rng)
     plan = folder / "plan.json"
     mode = rng.choice(MODES)
-    plan.write_text(json.dumps({"contract": contract_name, "lines": [base64.b64encode(x).decode() for x in lines], "mode": mode, "code": rng.choice((0, 1, 3, 70))}))
+    plan.write_text(
+        json.dumps(
+            {
+                "contract": contract_name,
+                "lines": [base64.b64encode(x).decode() for x in lines],
+                "mode": mode,
+                "code": rng.choice((0, 1, 3, 70)),
+            }
+        )
+    )
     script = folder / "replayer.py"
     adapter = ProcessAdapter([sys.executable, "-S", str(script), str(plan)], contract, "campaign", TIMEOUT_S, 5.0)
 
@@ -153,7 +170,11 @@ def one_answer(contract_name: str, calls: list[Call], rng: random.Random, folder
         with contextlib.redirect_stdout(io.StringIO()):
             written = _write([phase], contract_name, "campaign", folder / "out", family_of(contract_name))
             _print([phase], written, contract, "campaign")
-        if checked.finding is not None and checked.finding.kind == "fault" and len(checked.finding.lines[0].splitlines()) != 1:
+        if (
+            checked.finding is not None
+            and checked.finding.kind == "fault"
+            and len(checked.finding.lines[0].splitlines()) != 1
+        ):
             raise AssertionError(f"a fault over several lines: {checked.finding.lines[0]!r}")
         return f"{mode}: {checked.finding.kind if checked.finding else 'no finding'}"
 
@@ -193,8 +214,24 @@ def malformed_log(entries: list[dict[str, Any]], contract_name: str, rng: random
     if choice == 1:
         return b"\n".join(json.dumps(e).encode() for e in entries if e["op"] == "reset") or b"{}"
     if choice == 2:  # a disagreement file, mutated
-        document = {"format": "yarnspec-disagreement/1", "contract": contract_name, "calls": [{"op": e["op"], "input": e["input"], "reference": None, "implementation": {k: v for k, v in e.items() if k in ("output", "error")}} for e in entries]}
-        return mutate_json(document, rng) if rng.random() < 0.8 else json.dumps({**document, "calls": rng.choice(([], [1, 2], "x", [{"implementation": None}]))}).encode()
+        document = {
+            "format": "yarnspec-disagreement/1",
+            "contract": contract_name,
+            "calls": [
+                {
+                    "op": e["op"],
+                    "input": e["input"],
+                    "reference": None,
+                    "implementation": {k: v for k, v in e.items() if k in ("output", "error")},
+                }
+                for e in entries
+            ],
+        }
+        return (
+            mutate_json(document, rng)
+            if rng.random() < 0.8
+            else json.dumps({**document, "calls": rng.choice(([], [1, 2], "x", [{"implementation": None}]))}).encode()
+        )
     lines = [json.dumps(e).encode() for e in entries]
     target = rng.randrange(len(lines))
     if choice == 3:
@@ -210,7 +247,10 @@ def logs_campaign(count: int, seed: int, folder: Path) -> Counter[str]:
     per = -(-count // len(CONTRACT_NAMES))
     counts: Counter[str] = Counter()
     for index, name in enumerate(CONTRACT_NAMES):
-        logs = [reference_log(name, calls) for calls in sample_calls(name, 10 if name == "scheduler" else 30, seed + 100 + index)]
+        logs = [
+            reference_log(name, calls)
+            for calls in sample_calls(name, 10 if name == "scheduler" else 30, seed + 100 + index)
+        ]
         for number in range(per):
             path = folder / f"log-{name}-{number}.jsonl"
             path.write_bytes(malformed_log(rng.choice(logs), name, rng))

@@ -55,8 +55,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=500, help="inputs per family (default 500)")
     parser.add_argument("--seed", type=int, default=None, help="the seed (default: a fresh one, printed)")
-    parser.add_argument("--deadline", type=int, default=60, help="seconds an input may run before it counts as a hang (default 60)")
-    parser.add_argument("--family", action="append", choices=FORMAT_FAMILIES, help="run only these families (default: all)")
+    parser.add_argument(
+        "--deadline", type=int, default=60, help="seconds an input may run before it counts as a hang (default 60)"
+    )
+    parser.add_argument(
+        "--family", action="append", choices=FORMAT_FAMILIES, help="run only these families (default: all)"
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     families = args.family or list(FORMAT_FAMILIES)
@@ -76,7 +80,17 @@ def main() -> None:
             for detail in bad[:3]:
                 print(f"  {detail}", flush=True)
     total = {key: sum(int(f[key]) for f in figures.values()) for key in ("tracebacks", "hangs", "other_bad")}  # type: ignore[call-overload]
-    print(json.dumps({"seed": seed, "count_per_family": args.count, "deadline_seconds": args.deadline, "families": figures, **total}))
+    print(
+        json.dumps(
+            {
+                "seed": seed,
+                "count_per_family": args.count,
+                "deadline_seconds": args.deadline,
+                "families": figures,
+                **total,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -144,16 +144,24 @@ def main(argv: list[str] | None = None) -> int:
     figures["placement_peak_traced_mb"] = round(placement_peak / 2**20, 2)
     figures["python"] = sys.version.split()[0]
 
-    print(f"dispatch: {figures['tasks']:,} tasks, {figures['executors']:,} executors x {figures['cores_per_executor']} cores "
-          f"on {figures['hosts']} hosts in {figures['racks']} racks (replicas on {figures['data_hosts']} hosts)")
-    print(f"  {figures['rounds']} offer rounds, {figures['tasks_launched']:,} launches in {figures['dispatch_s']} s "
-          f"= {figures['tasks_dispatched_per_s']:,} tasks/s through resource_offers")
+    print(
+        f"dispatch: {figures['tasks']:,} tasks, {figures['executors']:,} executors x {figures['cores_per_executor']} cores "
+        f"on {figures['hosts']} hosts in {figures['racks']} racks (replicas on {figures['data_hosts']} hosts)"
+    )
+    print(
+        f"  {figures['rounds']} offer rounds, {figures['tasks_launched']:,} launches in {figures['dispatch_s']} s "
+        f"= {figures['tasks_dispatched_per_s']:,} tasks/s through resource_offers"
+    )
     print(f"  localities: {figures['localities']}")
-    print(f"  manager build {figures['manager_build_s']} s, completions {figures['completion_s']} s, "
-          f"peak memory (max RSS) {figures['dispatch_max_rss_mb']} MB")
-    print(f"placement: {figures['containers']:,} containers over {figures['placement_hosts']} hosts in "
-          f"{figures['placement_s']} s ({figures['placement_with_nodes']:,} with node lists), "
-          f"peak traced memory {figures['placement_peak_traced_mb']} MB")
+    print(
+        f"  manager build {figures['manager_build_s']} s, completions {figures['completion_s']} s, "
+        f"peak memory (max RSS) {figures['dispatch_max_rss_mb']} MB"
+    )
+    print(
+        f"placement: {figures['containers']:,} containers over {figures['placement_hosts']} hosts in "
+        f"{figures['placement_s']} s ({figures['placement_with_nodes']:,} with node lists), "
+        f"peak traced memory {figures['placement_peak_traced_mb']} MB"
+    )
     print(json.dumps(figures, sort_keys=True))
     return 0
 

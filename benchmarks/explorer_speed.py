@@ -57,7 +57,9 @@ def explore_once(tree: Path, arguments: list[str]) -> dict[str, Any]:
         [*command, "explore", *arguments, "--json"], env=env, cwd=tree, capture_output=True, text=True, timeout=3600
     )
     if not done.stdout.strip():
-        raise SystemExit(f"explorer_speed: {tree}: explore {' '.join(arguments)} printed nothing: {done.stderr.strip()}")
+        raise SystemExit(
+            f"explorer_speed: {tree}: explore {' '.join(arguments)} printed nothing: {done.stderr.strip()}"
+        )
     document = json.loads(done.stdout)
     stats = document["stats"]
     return {
@@ -87,7 +89,9 @@ def same_counts(old: dict[str, Any], new: dict[str, Any]) -> bool:
 def main() -> int:
     """Extract the baseline, run both trees interleaved, print the figures; 1 on a count mismatch."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help=f"the revision to compare with (default {DEFAULT_BASELINE})")
+    parser.add_argument(
+        "--baseline", default=DEFAULT_BASELINE, help=f"the revision to compare with (default {DEFAULT_BASELINE})"
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs of each tree, old and new interleaved (default 1)")
     args = parser.parse_args()
     if args.repeat < 1:
@@ -125,7 +129,9 @@ def main() -> int:
 def report(figures: list[dict[str, Any]], baseline: str, repeat: int) -> None:
     """The human table, the TLC context and the JSON line."""
     print(f"baseline {baseline} against this tree, best of {repeat} interleaved run(s) each\n")
-    print(f"{'run':<55} {'tree':<8} {'states':>7} {'transitions':>11} {'wall s':>7} {'CPU s':>7} {'states/s':>9} {'RSS MiB':>8}")
+    print(
+        f"{'run':<55} {'tree':<8} {'states':>7} {'transitions':>11} {'wall s':>7} {'CPU s':>7} {'states/s':>9} {'RSS MiB':>8}"
+    )
     for f in figures:
         for tree in ("old", "new"):
             r = f[tree]
@@ -145,7 +151,17 @@ def report(figures: list[dict[str, Any]], baseline: str, repeat: int) -> None:
         f"{TLC_REFERENCE['tlc_2_workers_speedup_over_yarnspec_then']}x faster than yarnspec then. Those were measured "
         "on a loaded machine: benchmarks/tlc_compare.py runs TLC and this tree side by side."
     )
-    print(json.dumps({"benchmark": "explorer_speed", "baseline": baseline, "repeat": repeat, "runs": figures, "tlc_reference": TLC_REFERENCE}))
+    print(
+        json.dumps(
+            {
+                "benchmark": "explorer_speed",
+                "baseline": baseline,
+                "repeat": repeat,
+                "runs": figures,
+                "tlc_reference": TLC_REFERENCE,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

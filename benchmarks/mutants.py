@@ -47,7 +47,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--family", action="append", choices=sorted(FAMILIES), help="only these contracts (repeatable; default: all)")
+    parser.add_argument(
+        "--family", action="append", choices=sorted(FAMILIES), help="only these contracts (repeatable; default: all)"
+    )
     args = parser.parse_args()
     figures: dict[str, object] = {"examples": args.examples, "seed": args.seed}
     started = time.perf_counter()
@@ -62,7 +64,9 @@ def main() -> int:
             generated = caught_by(contract, mutant, Options([], args.examples, args.seed))
             per_family["all"] += first is not None
             per_family["generated_only"] += generated is not None
-            print(f"{contract:<18} {mutant.__name__:<26} all phases: {first or 'MISSED':<12} generated only: {generated or 'MISSED'}")
+            print(
+                f"{contract:<18} {mutant.__name__:<26} all phases: {first or 'MISSED':<12} generated only: {generated or 'MISSED'}"
+            )
         figures[contract] = {"mutants": len(mutants), **per_family}
         for key in totals:
             totals[key] += per_family[key]
@@ -72,8 +76,10 @@ def main() -> int:
     figures["score"] = round(totals["all"] / count, 3)
     figures["score_generated_only"] = round(totals["generated_only"] / count, 3)
     figures["seconds"] = round(time.perf_counter() - started, 1)
-    print(f"mutation score: {totals['all']}/{count} caught with all phases, "
-          f"{totals['generated_only']}/{count} by the generated phases alone, in {figures['seconds']} s")
+    print(
+        f"mutation score: {totals['all']}/{count} caught with all phases, "
+        f"{totals['generated_only']}/{count} by the generated phases alone, in {figures['seconds']} s"
+    )
     print(json.dumps(figures, sort_keys=True))
     return 0
 

@@ -93,7 +93,9 @@ def _workers(source: ModelSource, symmetry: bool, workers: int, profile: bool = 
     """The partitioned search in ``workers`` local processes."""
     children_before = _children_cpu()
     started, cpu_started = time.perf_counter(), time.process_time()
-    result = explore_partitioned(source, workers=workers, backend=_recording, symmetry=symmetry, show_progress=False, profile=profile)
+    result = explore_partitioned(
+        source, workers=workers, backend=_recording, symmetry=symmetry, show_progress=False, profile=profile
+    )
     seconds, coordinator_cpu = time.perf_counter() - started, time.process_time() - cpu_started
     cpu = coordinator_cpu + _children_cpu() - children_before
     return _Run(result, seconds, cpu, coordinator_cpu, tuple(figure[2] for figure in _Recording.figures))
@@ -104,8 +106,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="one worker against N on one exhaustive run")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--full", action="store_true", help="no-leak --exhaustive (256,323 states)")
-    parser.add_argument("--no-symmetry", dest="symmetry", action="store_false", help="explore without symmetry reduction")
-    parser.add_argument("--repeat", type=int, default=1, help="runs of each, alternately; the one with the least CPU is kept")
+    parser.add_argument(
+        "--no-symmetry", dest="symmetry", action="store_false", help="explore without symmetry reduction"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of each, alternately; the one with the least CPU is kept"
+    )
     parser.add_argument("--profile", action="store_true", help="print where each N-worker run spent its time to stderr")
     args = parser.parse_args()
     world = FULL if args.full else SMALL
@@ -121,7 +127,9 @@ def main() -> None:
     coordinator_cpu, workers_cpu = second.coordinator_cpu, second.workers_cpu
     figures = [(r.stats.distinct_states, r.stats.transitions, r.stats.depth, r.verdict.status) for r in (one, many)]
     agree = figures[0] == figures[1]
-    print(f"{world} exhaustive, symmetry {'on' if args.symmetry else 'off'}, {os.cpu_count()} CPUs (shared; load {os.getloadavg()[0]:.1f}); least CPU of {args.repeat} run(s) each")
+    print(
+        f"{world} exhaustive, symmetry {'on' if args.symmetry else 'off'}, {os.cpu_count()} CPUs (shared; load {os.getloadavg()[0]:.1f}); least CPU of {args.repeat} run(s) each"
+    )
     for label, (states, transitions, depth, verdict), seconds, cpu in (
         ("1 worker", figures[0], one_seconds, one_cpu),
         (f"{args.workers} workers", figures[1], many_seconds, many_cpu),
@@ -136,7 +144,9 @@ def main() -> None:
     print(f"  counts agree: {agree}")
     print(f"  wall-clock speed-up: {speedup:.2f}x (of the runs kept, on a shared machine)")
     print(f"  CPU overhead factor f: {overhead:.2f} ({args.workers} workers' CPU / one worker's CPU)")
-    print(f"  workers' search CPU: {', '.join(f'{cpu:.1f}' for cpu in workers_cpu)} s; coordinator {coordinator_cpu:.1f} s")
+    print(
+        f"  workers' search CPU: {', '.join(f'{cpu:.1f}' for cpu in workers_cpu)} s; coordinator {coordinator_cpu:.1f} s"
+    )
     print(f"  estimated speed-up on {args.workers} idle cores: {estimate:.2f}x ({args.workers} / f), "
           f"{balanced:.2f}x (one worker's CPU / (busiest worker + coordinator)); estimates, not measurements")  # fmt: skip
     print(json.dumps({

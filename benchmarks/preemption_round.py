@@ -61,7 +61,9 @@ SIZES = (
     Size("large", (10, 10, 10), nodes=5_000, containers=200_000, rounds=3),
 )
 
-CONFIG = PreemptionConfig(total_preemption_per_round=1.0, natural_termination_factor=1.0, max_wait_before_kill_ms=10_000)
+CONFIG = PreemptionConfig(
+    total_preemption_per_round=1.0, natural_termination_factor=1.0, max_wait_before_kill_ms=10_000
+)
 MB_PER_UNIT = 1024
 #: Container sizes in units of 1024 MB with their weights (mean 2 units), vcores 1 or 2.
 CONTAINER_UNITS = ((1, 4), (2, 4), (4, 2))
@@ -74,7 +76,10 @@ def build_cluster(size: Size, seed: int = 7) -> ClusterSnapshot:
     rng = random.Random(seed)
     mean_units = sum(u * w for u, w in CONTAINER_UNITS) / sum(w for _, w in CONTAINER_UNITS)
     node_units = int(size.containers * mean_units / FILL / size.nodes) + 1
-    nodes = [Node(f"n{i:05d}", "", Resource.of(node_units * MB_PER_UNIT, 2 * node_units), rack=f"/r{i // 40}") for i in range(size.nodes)]
+    nodes = [
+        Node(f"n{i:05d}", "", Resource.of(node_units * MB_PER_UNIT, 2 * node_units), rack=f"/r{i // 40}")
+        for i in range(size.nodes)
+    ]
     cluster_units = node_units * size.nodes
 
     shapes, leaves = _queue_tree(size.fanout)
@@ -213,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or not wanted:
         parser.error(f"--sizes: unknown size {', '.join(unknown) or '(none given)'}; choose from {', '.join(by_name)}")
     measurements = []
-    print(f"{'size':<8}{'containers':>11}{'leaves':>8}{'nodes':>7}{'s/round (median)':>18}{'peak MB':>9}{'selected':>10}")
+    print(
+        f"{'size':<8}{'containers':>11}{'leaves':>8}{'nodes':>7}{'s/round (median)':>18}{'peak MB':>9}{'selected':>10}"
+    )
     for name in wanted:
         m = measure(by_name[name], args.seed)
         measurements.append(m)

@@ -197,7 +197,15 @@ def yarnspec_command(workers: int, explore: list[str] = EXPLORE) -> list[str]:
     """The ``yarnspec explore --json`` command of this tree's code (``explore``'s arguments) with
     ``workers`` workers."""
     parallel = ["--workers", str(workers)] if workers > 1 else []
-    return [sys.executable, "-c", "from yarnspec.checks.cli import main; raise SystemExit(main())", "explore", *explore, *parallel, "--json"]
+    return [
+        sys.executable,
+        "-c",
+        "from yarnspec.checks.cli import main; raise SystemExit(main())",
+        "explore",
+        *explore,
+        *parallel,
+        "--json",
+    ]
 
 
 def bytecode_cached(folder: Path) -> dict[str, str]:
@@ -258,7 +266,11 @@ def agree(tlc: Figures, yarnspec: Figures) -> bool:
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     """The command line (``UsageError`` on a bad value)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--tla2tools", default=os.environ.get(ENV_VAR), help=f"tla2tools.jar or a folder of TLC's classes (default: ${ENV_VAR})")
+    parser.add_argument(
+        "--tla2tools",
+        default=os.environ.get(ENV_VAR),
+        help=f"tla2tools.jar or a folder of TLC's classes (default: ${ENV_VAR})",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="rounds of the four runs, interleaved (default 1)")
     parser.add_argument("--java", default="java", help="the Java launcher (default: java on PATH)")
     args = parser.parse_args(argv)
@@ -325,7 +337,9 @@ def _two_cores(best: dict[str, Figures]) -> tuple[Figures, Figures]:
 def report(best: dict[str, Figures], runs: dict[str, list[Figures]], repeat: int) -> None:
     """The human table, the ratios and the JSON line."""
     print(f"async-double-commit/yarn-8127, no symmetry, exhaustive: best of {repeat} interleaved round(s)\n")
-    print(f"{'run':<20} {'verdict':<8} {'states':>7} {'transitions':>11} {'depth':>5} {'wall s':>7} {'CPU s':>7} {'states/s':>9} {'RSS MiB':>8}")
+    print(
+        f"{'run':<20} {'verdict':<8} {'states':>7} {'transitions':>11} {'depth':>5} {'wall s':>7} {'CPU s':>7} {'states/s':>9} {'RSS MiB':>8}"
+    )
     for figures in best.values():
         print(
             f"{figures.tool:<20} {figures.verdict:<8} {figures.distinct_states:>7,} {figures.transitions:>11,} {figures.depth:>5} "
@@ -343,7 +357,9 @@ def report(best: dict[str, Figures], runs: dict[str, list[Figures]], repeat: int
             ours_name, tlc_name = pair.split("/")
             title = f"{best[ours_name].tool} / {best[tlc_name].tool}"
         counts = "same states, transitions, depth and verdict" if figures["same_counts"] else "COUNTS DIFFER"
-        print(f"{title}: wall {figures['wall']:.2f}x, CPU {figures['cpu']:.2f}x, peak RSS {figures['rss']:.2f}x; {counts}")
+        print(
+            f"{title}: wall {figures['wall']:.2f}x, CPU {figures['cpu']:.2f}x, peak RSS {figures['rss']:.2f}x; {counts}"
+        )
     print(
         json.dumps(
             {

@@ -65,7 +65,9 @@ _COMMANDS: tuple[_Command, ...] = (
         "yarnspec.checks.commands.explain",
     ),
     _Command(
-        "preempt", "explain what the preemption policy would do on a cluster snapshot", "yarnspec.checks.commands.preempt"
+        "preempt",
+        "explain what the preemption policy would do on a cluster snapshot",
+        "yarnspec.checks.commands.preempt",
     ),
     _Command("prove", "run the z3 proofs of the arithmetic cores (or --list them)", "yarnspec.checks.commands.prove"),
     _Command("check", "run every built-in suite and print a table", "yarnspec.checks.commands.check"),
@@ -75,7 +77,9 @@ _COMMANDS: tuple[_Command, ...] = (
         "yarnspec.checks.commands.spark_fetch",
     ),
     _Command(
-        "validate", "validate another implementation of a contract against the spec", "yarnspec.checks.commands.validate"
+        "validate",
+        "validate another implementation of a contract against the spec",
+        "yarnspec.checks.commands.validate",
     ),
     _Command(
         "validate-trace",

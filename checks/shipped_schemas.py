@@ -10,7 +10,7 @@ jsonschema ranks best as an :class:`InputError` naming the file, the JSON place
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,12 @@ from yarnspec.spec.json_schema import json_place, schema_validator, validate_doc
 __all__ = ["SCHEMAS", "schema_text", "json_place", "validate", "read_json_file", "MAX_JSON_BYTES"]
 
 #: Each shipped schema and the package it ships in.
-_PACKAGES = {"snapshot": "yarnspec.checks", "rm-rest-snapshot": "yarnspec.checks", "world": "yarnspec.spec", "mockrm-case": "yarnspec.checks"}
+_PACKAGES = {
+    "snapshot": "yarnspec.checks",
+    "rm-rest-snapshot": "yarnspec.checks",
+    "world": "yarnspec.spec",
+    "mockrm-case": "yarnspec.checks",
+}
 SCHEMAS = tuple(_PACKAGES)
 
 
@@ -32,7 +37,7 @@ def schema_text(name: str) -> str:
     return resources.files(_PACKAGES[name]).joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> Any:
     return schema_validator(schema_text(name))
 

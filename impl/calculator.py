@@ -22,10 +22,12 @@ from yarnspec.impl.resources import Resource, f32, java_ceil_long, java_double_d
 CalculatorName = Literal["default", "dominant"]
 
 #: Hadoop class names accepted for ``yarn.scheduler.capacity.resource-calculator``.
-CALCULATOR_CLASSES: Mapping[str, CalculatorName] = MappingProxyType({
-    "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator": "default",
-    "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator": "dominant",
-})
+CALCULATOR_CLASSES: Mapping[str, CalculatorName] = MappingProxyType(
+    {
+        "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator": "default",
+        "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator": "dominant",
+    }
+)
 
 
 class ResourceCalculator(ABC):

@@ -119,7 +119,9 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise InputError(source, "", "is not a regular file")
         if info.st_size > limit:
-            raise InputError(source, "", f"is {info.st_size:,} bytes, more than the limit of {limit:,}; refusing to read it")
+            raise InputError(
+                source, "", f"is {info.st_size:,} bytes, more than the limit of {limit:,}; refusing to read it"
+            )
         try:
             data = stream.read(limit + 1)
         except OSError as exc:
@@ -139,7 +141,9 @@ def decode_text(data: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(
-            source, f"line {line}", f"is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} ({exc.reason})"
+            source,
+            f"line {line}",
+            f"is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} ({exc.reason})",
         ) from None
 
 
@@ -214,7 +218,10 @@ def _places(value: Any) -> Iterator[tuple[str, Any, int]]:
         if depth > MAX_JSON_DEPTH:
             continue
         if isinstance(item, dict):
-            pending.extend((f"{place}.{key}" if _plain_key(key) else f"{place}[{key!r}]", child, depth + 1) for key, child in reversed(item.items()))
+            pending.extend(
+                (f"{place}.{key}" if _plain_key(key) else f"{place}[{key!r}]", child, depth + 1)
+                for key, child in reversed(item.items())
+            )
         elif isinstance(item, list):
             pending.extend((f"{place}[{index}]", child, depth + 1) for index, child in reversed(list(enumerate(item))))
 
@@ -235,7 +242,11 @@ def check_document(value: Any, source: str, bounds: tuple[int, int] = LONG_RANGE
         if depth > MAX_JSON_DEPTH:
             raise InputError(source, "", f"nested deeper than {MAX_JSON_DEPTH} levels")
         if isinstance(item, int) and not isinstance(item, bool) and not low <= item <= high:
-            raise InputError(source, place, f"the integer {_short_number(item)} is outside the model's range {low}..{high} (a Java long)")
+            raise InputError(
+                source,
+                place,
+                f"the integer {_short_number(item)} is outside the model's range {low}..{high} (a Java long)",
+            )
 
 
 def _within(value: Any, bounds: tuple[int, int]) -> bool:
@@ -283,7 +294,9 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
     except RecursionError:
         raise InputError(source, "", f"nested deeper than {MAX_JSON_DEPTH} levels") from None
     except ValueError as exc:  # int() of a literal beyond Python's int-to-text digit limit
-        raise InputError(source, "", f"an integer literal too long to read ({str(exc).split(':')[0]}); integers must fit a Java long") from None
+        raise InputError(
+            source, "", f"an integer literal too long to read ({str(exc).split(':')[0]}); integers must fit a Java long"
+        ) from None
     check_document(document, source)
     return document
 

@@ -98,16 +98,26 @@ class PropertyCatalogue:
         """Every name a question may give, ``invariants`` first."""
         return [INVARIANTS, *self.progress, *self.invariants]
 
-    def with_properties(self, items: Iterable[Registered], source: str = "<properties>", place: str = "") -> PropertyCatalogue:
+    def with_properties(
+        self, items: Iterable[Registered], source: str = "<properties>", place: str = ""
+    ) -> PropertyCatalogue:
         """This catalogue and ``items`` (their code :func:`~yarnspec.spec.property_guard.guarded`:
         an exception in it is a :class:`~yarnspec.spec.property_guard.PropertyRaised`); a name already taken (by a property, the invariant
         catalogue or ``invariants``) or an item of another type is an :class:`InputError`."""
         progress = dict(self.progress)
         invariants = dict(self.invariants)
-        taken = {INVARIANTS, *progress, *invariants, *(i.name for i in STATE_INVARIANTS), *(i.name for i in STEP_INVARIANTS)}
+        taken = {
+            INVARIANTS,
+            *progress,
+            *invariants,
+            *(i.name for i in STATE_INVARIANTS),
+            *(i.name for i in STEP_INVARIANTS),
+        }
         for item in items:
             if not isinstance(item, (ProgressProperty, SchedulerInvariant)):
-                raise InputError(source, place, f"expected a ProgressProperty or an Invariant, got {type(item).__name__}")
+                raise InputError(
+                    source, place, f"expected a ProgressProperty or an Invariant, got {type(item).__name__}"
+                )
             if item.name in taken:
                 raise InputError(source, place, f"property name {item.name!r} is already taken")
             taken.add(item.name)

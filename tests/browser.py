@@ -71,15 +71,22 @@ class Browser:
         self.events: list[dict[str, Any]] = []
         self.session = ""
         target = self.call("Target.createTarget", {"url": "about:blank"}, browser=True)["targetId"]
-        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True}, browser=True)["sessionId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True}, browser=True)[
+            "sessionId"
+        ]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable")
-        self.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
 
     def __enter__(self) -> Browser:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self.close()
 
     def close(self) -> None:
@@ -103,7 +110,7 @@ class Browser:
     def _send(self, message: dict[str, Any]) -> None:
         data = json.dumps(message).encode() + b"\0"
         while data:
-            data = data[os.write(self._to_browser, data):]
+            data = data[os.write(self._to_browser, data) :]
 
     def _receive(self, deadline: float) -> dict[str, Any]:
         while b"\0" not in self._buffer:
@@ -161,7 +168,9 @@ class Browser:
         """The value of a JavaScript expression in the page (an exception is a BrowserError)."""
         answer = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True})
         if "exceptionDetails" in answer:
-            raise BrowserError(f"{expression}: {answer['exceptionDetails'].get('exception', {}).get('description', answer['exceptionDetails'])}")
+            raise BrowserError(
+                f"{expression}: {answer['exceptionDetails'].get('exception', {}).get('description', answer['exceptionDetails'])}"
+            )
         return answer["result"].get("value")
 
     def press(self, key: str) -> None:
@@ -173,7 +182,9 @@ class Browser:
         """Save a PNG of the whole page."""
         size = self.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
         clip = {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1}
-        data = self.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True})["data"]
+        data = self.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True})[
+            "data"
+        ]
         path.write_bytes(base64.b64decode(data))
         return path
 

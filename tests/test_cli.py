@@ -48,7 +48,9 @@ def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...], fragment: s
     assert "Traceback" not in result.stderr
 
 
-def test_check_with_missing_conformance_folder_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_with_missing_conformance_folder_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status = main(["check", "--conformance", str(tmp_path / "nowhere")])
     assert status == 2
     assert "conformance folder not found" in capsys.readouterr().err
@@ -74,7 +76,10 @@ def test_check_prints_one_row_per_suite_and_a_closing_line(capsys: pytest.Captur
 def test_check_json_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
     main(["check", "--conformance", str(CONFORMANCE_DIR), "--examples", "30", "--json"])
     document = json.loads(capsys.readouterr().out)
-    assert {row["suite"] for row in document["suites"]} >= {"conformance/hadoop-preemption", "conformance/spark-locality"}
+    assert {row["suite"] for row in document["suites"]} >= {
+        "conformance/hadoop-preemption",
+        "conformance/spark-locality",
+    }
     for row in document["suites"]:
         assert row["passed"] + row["failed"] + row["unsupported"] == row["total"]
         if row["suite"].startswith("scenario/"):

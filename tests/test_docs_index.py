@@ -25,7 +25,9 @@ def _links(page: Path) -> list[str]:
 
 def test_the_docs_index_links_every_page() -> None:
     linked = {(DOCS / target).resolve() for target in _links(DOCS / "README.md")}
-    missing = [page.name for page in sorted(DOCS.glob("*.md")) if page.name != "README.md" and page.resolve() not in linked]
+    missing = [
+        page.name for page in sorted(DOCS.glob("*.md")) if page.name != "README.md" and page.resolve() not in linked
+    ]
     assert not missing, f"pages docs/README.md does not link: {missing}"
 
 

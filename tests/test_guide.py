@@ -93,9 +93,7 @@ def _blocks() -> list[tuple[str, str, str]]:
     ]
 
 
-@pytest.mark.parametrize(
-    "page, command, shown", _blocks(), ids=[f"{p}: {c}" for p, c, _ in _blocks()]
-)
+@pytest.mark.parametrize("page, command, shown", _blocks(), ids=[f"{p}: {c}" for p, c, _ in _blocks()])
 def test_docs_output_is_real(page: str, command: str, shown: str) -> None:
     assert _mask(render(command)) == _mask(shown)
 

@@ -58,11 +58,13 @@ def test_module_holds_no_mutable_state(name: str) -> None:
 def test_the_scan_finds_a_module_cache() -> None:
     """The scan is not vacuous: a module-level dict, list, weak dictionary or plain object is
     found."""
+
     class Cache:
         pass
 
     assert mutable({}) and mutable([]) and mutable(weakref.WeakKeyDictionary())
     assert not mutable((1, 2)) and not mutable(frozenset()) and not mutable(types.MappingProxyType({}))
+
     class Pair(tuple[int, int]):
         pass
 

@@ -12,11 +12,11 @@ from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl
 from yarnspec.impl.spark.taskset.tasks import OfferResult, TaskDescription, TaskSet
-from yarnspec.spec.spark import allocator as spark_allocator
-from yarnspec.spec.spark import dispatch as spark_dispatch
 from yarnspec.spec.preemption.invariants import PROPERTIES, RoundProperty
 from yarnspec.spec.property import Property, docstring_parts
 from yarnspec.spec.scheduler.invariants import INVARIANTS
+from yarnspec.spec.spark import allocator as spark_allocator
+from yarnspec.spec.spark import dispatch as spark_dispatch
 
 ANY, NODE = TaskLocality.ANY, TaskLocality.NODE_LOCAL
 
@@ -24,10 +24,14 @@ CATALOGUES: dict[str, tuple[Property[Any, Any], ...]] = {
     "scheduler": INVARIANTS,
     "preemption": tuple(PROPERTIES.values()),
     "spark-allocator": (
-        *spark_allocator.ALLOCATOR_INVARIANTS, spark_allocator.REQUESTS_FILL_TARGET, spark_allocator.PLACEMENT_OUTPUT_VALID
+        *spark_allocator.ALLOCATOR_INVARIANTS,
+        spark_allocator.REQUESTS_FILL_TARGET,
+        spark_allocator.PLACEMENT_OUTPUT_VALID,
     ),
     "spark-dispatch": (
-        *spark_dispatch.TASK_SET_INVARIANTS, spark_dispatch.LEVELS_ARE_LIVE, *spark_dispatch.OFFER_PROPERTIES
+        *spark_dispatch.TASK_SET_INVARIANTS,
+        spark_dispatch.LEVELS_ARE_LIVE,
+        *spark_dispatch.OFFER_PROPERTIES,
     ),
 }
 

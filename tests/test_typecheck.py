@@ -10,6 +10,10 @@ from .conftest import PROJECT_ROOT
 
 def test_mypy_is_clean() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-error-summary"], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "mypy", "--no-error-summary"],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -50,7 +50,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], root)
     assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
-    put = _run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index", str(wheel)], root)
+    put = _run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        root,
+    )
     assert put.returncode == 0, put.stderr
     site = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], root).stdout.strip()
     (Path(site) / "test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
@@ -76,7 +79,9 @@ def test_yarnspec_comes_from_the_wheel_with_its_types_and_viewer(installed: tupl
 def test_show_writes_the_viewer_from_the_wheel(installed: tuple[Path, Path]) -> None:
     bin_dir, elsewhere = installed
     yarnspec = str(bin_dir / "yarnspec")
-    explored = _run([yarnspec, "explore", "big-container-reserved", "--trace-out", "t.json", "--html", "t.html"], elsewhere)
+    explored = _run(
+        [yarnspec, "explore", "big-container-reserved", "--trace-out", "t.json", "--html", "t.html"], elsewhere
+    )
     assert explored.returncode == 0, explored.stderr
     page = (elsewhere / "t.html").read_text(encoding="utf-8")
     assert 'id="trace-data"' in page and "function drawNodes" in page

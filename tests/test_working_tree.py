@@ -13,8 +13,17 @@ from .conftest import PROJECT_ROOT, tree_changes, tree_snapshot
 
 #: The files and folders meant to be in the repository's root.
 ROOT_ENTRIES = {
-    ".ci", ".gitignore", ".typecheck", "README.md", "pyproject.toml",
-    "benchmarks", "checks", "docs", "impl", "spec", "tests",
+    ".ci",
+    ".gitignore",
+    ".typecheck",
+    "README.md",
+    "pyproject.toml",
+    "benchmarks",
+    "checks",
+    "docs",
+    "impl",
+    "spec",
+    "tests",
 }
 
 
@@ -28,7 +37,11 @@ def test_the_snapshot_sees_a_file_added_changed_or_removed(tmp_path: Path) -> No
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "new.json").write_text("{}")
     (tmp_path / "__pycache__" / "m.pyc").write_bytes(b"")
-    assert tree_changes(before, tree_snapshot(tmp_path)) == ["removed gone.txt", "changed kept.txt", "added out/new.json"]
+    assert tree_changes(before, tree_snapshot(tmp_path)) == [
+        "removed gone.txt",
+        "changed kept.txt",
+        "added out/new.json",
+    ]
 
 
 def test_the_repository_root_holds_only_what_belongs_there() -> None:

@@ -17,18 +17,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from yarnspec.impl.errors import InputError
-
-from yarnspec.checks.commands.number_options import WholeNumber
 from yarnspec.checks.commands.accept_option import accepted_outcomes, add_accept_argument
+from yarnspec.checks.commands.number_options import WholeNumber
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.paths import BUILTIN_CASES, default_conformance_dir
 from yarnspec.checks.render.text_table import aligned
+from yarnspec.impl.errors import InputError
 
 if TYPE_CHECKING:
-    from yarnspec.spec.worlds.catalogue import Scenario
-
     from yarnspec.checks.suites.scenarios import ScenarioRow
+    from yarnspec.spec.worlds.catalogue import Scenario
 
 
 @dataclass(frozen=True)
@@ -91,7 +89,9 @@ def _conformance_suite(family: str, shipped: bool = False) -> Suite:
 
 
 #: How to point ``check`` at the shared cases, said when a family has none.
-CASES_HINT = "give --conformance PATH (a folder with hadoop-preemption/ and spark-locality/) or set YARNSPEC_CONFORMANCE"
+CASES_HINT = (
+    "give --conformance PATH (a folder with hadoop-preemption/ and spark-locality/) or set YARNSPEC_CONFORMANCE"
+)
 
 
 def _not_run(suite: str, family: str, base: Path | None) -> SuiteResult:
@@ -188,7 +188,9 @@ def _world_suite(path: str) -> Suite:
 
         started = time.perf_counter()
         scenario = load_world(path).scenario
-        return _variant_result(f"world/{path}", scenario_suite.variant_rows(scenario, scenario.fast, args.accept), started)
+        return _variant_result(
+            f"world/{path}", scenario_suite.variant_rows(scenario, scenario.fast, args.accept), started
+        )
 
     return Suite(f"world/{path}", run)
 
@@ -200,7 +202,9 @@ def _plugin_suite(scenario: Scenario) -> Suite:
         from yarnspec.checks.suites import scenarios as scenario_suite
 
         started = time.perf_counter()
-        return _variant_result(f"plugin/{scenario.name}", scenario_suite.variant_rows(scenario, scenario.bounds, args.accept), started)
+        return _variant_result(
+            f"plugin/{scenario.name}", scenario_suite.variant_rows(scenario, scenario.bounds, args.accept), started
+        )
 
     return Suite(f"plugin/{scenario.name}", run)
 
@@ -269,14 +273,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the shared conformance folder (default: ../shared/conformance)",
     )
     parser.add_argument(
-        "--examples", type=WholeNumber(1), default=300, metavar="N", help="generated examples per property suite (default 300)"
+        "--examples",
+        type=WholeNumber(1),
+        default=300,
+        metavar="N",
+        help="generated examples per property suite (default 300)",
     )
-    parser.add_argument("--seed", type=WholeNumber(), default=0, metavar="S", help="seed of the generated examples (default 0)")
+    parser.add_argument(
+        "--seed", type=WholeNumber(), default=0, metavar="S", help="seed of the generated examples (default 0)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
-    parser.add_argument("--world", action="extend", nargs="+", default=[], metavar="FILE", help="add a row per world file: its questions explored at its fast bounds")
-    parser.add_argument("--plugins", action="store_true", help="add a row per scenario other projects register (entry points yarnspec.scenarios)")
+    parser.add_argument(
+        "--world",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="add a row per world file: its questions explored at its fast bounds",
+    )
+    parser.add_argument(
+        "--plugins",
+        action="store_true",
+        help="add a row per scenario other projects register (entry points yarnspec.scenarios)",
+    )
     parser.add_argument("--worlds-only", action="store_true", help="run only the --world rows, not the built-in suites")
-    parser.add_argument("--strict", action="store_true", help="a --world file's warnings (implausible sizes) are errors (exit 2)")
+    parser.add_argument(
+        "--strict", action="store_true", help="a --world file's warnings (implausible sizes) are errors (exit 2)"
+    )
     add_accept_argument(parser)
 
 
@@ -313,7 +336,12 @@ def run(args: argparse.Namespace) -> int:
     rows = [suite.run(args) for suite in suites]
     not_run = [r.suite for r in rows if r.not_run]
     if args.json:
-        print(json.dumps({"suites": [asdict(r) for r in rows], "failed": sum(r.failed for r in rows), "not_run": not_run}, indent=2))
+        print(
+            json.dumps(
+                {"suites": [asdict(r) for r in rows], "failed": sum(r.failed for r in rows), "not_run": not_run},
+                indent=2,
+            )
+        )
     else:
         print(format_table(rows))
         variants = [v for r in rows for v in r.variants]
@@ -323,5 +351,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"\nscenario variants (fast bounds):\n{format_rows(variants)}\n")
         failed = sum(r.failed for r in rows)
         skipped = f", {len(not_run)} suites not run ({', '.join(not_run)})" if not_run else ""
-        print(f"{sum(r.passed for r in rows)} passed, {failed} failed, {sum(r.unsupported for r in rows)} unsupported{skipped}")
+        print(
+            f"{sum(r.passed for r in rows)} passed, {failed} failed, {sum(r.unsupported for r in rows)} unsupported{skipped}"
+        )
     return 1 if any(r.failed for r in rows) else 0

@@ -24,22 +24,23 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from yarnspec.checks.commands.number_options import whole_number_argument
+from yarnspec.checks.configuration.allow_list import AllowRule, allow_rules, is_allowed
+from yarnspec.checks.configuration.diff import ConfigDiff, diff, preemption_settings
+from yarnspec.checks.configuration.lint import LintFinding, all_warnings, lint
 from yarnspec.impl.cluster import Partition, Queue
 from yarnspec.impl.config.build import queues_for_snapshot
 from yarnspec.impl.config.capacity import NO_LABEL, LabelCapacity, QueueConfig
-from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
 from yarnspec.impl.config.getters import LONG_RANGE
+from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
+from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.resources import Resource
 
-from yarnspec.checks.commands.number_options import whole_number_argument
-from yarnspec.checks.configuration.diff import ConfigDiff, diff, preemption_settings
-from yarnspec.checks.configuration.allow_list import AllowRule, allow_rules, is_allowed
-from yarnspec.checks.configuration.lint import LintFinding, all_warnings, lint
-from yarnspec.impl.config.warning import ConfigWarning
-
-_PARTITION = re.compile(r"(?P<label>[^=]*)=(?P<memory>[0-9]+):(?P<vcores>[0-9]+)(?::(?P<kind>exclusive|non-exclusive))?")
+_PARTITION = re.compile(
+    r"(?P<label>[^=]*)=(?P<memory>[0-9]+):(?P<vcores>[0-9]+)(?::(?P<kind>exclusive|non-exclusive))?"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
     if args.diff:
         return _run_diff(args, system_properties, partitions, known_labels, rules)
     if not args.files:
-        raise InputError("command line", "FILE", "give capacity-scheduler.xml (and optionally yarn-site.xml), or --diff OLD NEW")
+        raise InputError(
+            "command line", "FILE", "give capacity-scheduler.xml (and optionally yarn-site.xml), or --diff OLD NEW"
+        )
     conf = load_scheduler_configuration(args.files, system_properties=system_properties, known_labels=known_labels)
     queues = queues_for_snapshot(conf, partitions) if partitions else []
     findings = lint(conf)
@@ -109,12 +112,16 @@ def run(args: argparse.Namespace) -> int:
     shown, _ = split_warnings(all_warnings(conf, findings), rules)
     if args.strict and shown:
         if not args.json:
-            print(f"\nExit 1 (--strict): {_count(len(shown), 'warning')} not allowed (accept known ones with --allow ID or --allow-file FILE).")
+            print(
+                f"\nExit 1 (--strict): {_count(len(shown), 'warning')} not allowed (accept known ones with --allow ID or --allow-file FILE)."
+            )
         return 1
     return 0
 
 
-def split_warnings(warnings: Sequence[ConfigWarning], rules: Sequence[AllowRule]) -> tuple[list[ConfigWarning], list[ConfigWarning]]:
+def split_warnings(
+    warnings: Sequence[ConfigWarning], rules: Sequence[AllowRule]
+) -> tuple[list[ConfigWarning], list[ConfigWarning]]:
     """The warnings no rule allows, and those some rule allows."""
     flags = [is_allowed(rules, w.id, w.key) for w in warnings]
     return [w for w, flag in zip(warnings, flags) if not flag], [w for w, flag in zip(warnings, flags) if flag]
@@ -144,9 +151,13 @@ def _run_diff(
     rules: Sequence[AllowRule],
 ) -> int:
     old_path, new_path = args.diff
-    old = load_scheduler_configuration([old_path, *args.files], system_properties=system_properties, known_labels=known_labels)
+    old = load_scheduler_configuration(
+        [old_path, *args.files], system_properties=system_properties, known_labels=known_labels
+    )
     try:
-        new = load_scheduler_configuration([new_path, *args.files], system_properties=system_properties, known_labels=known_labels)
+        new = load_scheduler_configuration(
+            [new_path, *args.files], system_properties=system_properties, known_labels=known_labels
+        )
     except InputError as exc:
         result = {"old": old_path, "new": new_path, "refused": True, "error": str(exc), "changes": [], "refusals": []}
         print(json.dumps(result, indent=2) if args.json else f"Refused: NEW does not load: {exc}")
@@ -236,7 +247,8 @@ def parse_partitions(items: Sequence[str]) -> list[Partition]:
         if label == NO_LABEL and not exclusive:
             raise InputError("command line", "--partition", f"the default partition is always exclusive: {item!r}")
         memory, vcores = (
-            whole_number_argument(match[part], "command line", "--partition", 0, LONG_RANGE[1]) for part in ("memory", "vcores")
+            whole_number_argument(match[part], "command line", "--partition", 0, LONG_RANGE[1])
+            for part in ("memory", "vcores")
         )
         partitions.append(Partition(label, Resource.of(memory, vcores), exclusive))
     return partitions
@@ -246,7 +258,10 @@ def parse_partitions(items: Sequence[str]) -> list[Partition]:
 
 
 def format_report(
-    conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[LintFinding] = (), rules: Sequence[AllowRule] = ()
+    conf: SchedulerConfiguration,
+    queues: Sequence[Queue] = (),
+    findings: Sequence[LintFinding] = (),
+    rules: Sequence[AllowRule] = (),
 ) -> str:
     """The whole text report; warnings that ``rules`` allow are counted, not listed."""
     lines = [f"Files (in merge order): {', '.join(conf.sources)}"]
@@ -333,7 +348,9 @@ def _label_row(queue: QueueConfig, label: str) -> list[str]:
 
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
-    return ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [headers, *rows]]
+    return [
+        "  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [headers, *rows]
+    ]
 
 
 def _percent(fraction: float | None) -> str:
@@ -362,7 +379,10 @@ def _value(value: object) -> str:
 
 
 def to_json(
-    conf: SchedulerConfiguration, queues: Sequence[Queue] = (), findings: Sequence[LintFinding] = (), rules: Sequence[AllowRule] = ()
+    conf: SchedulerConfiguration,
+    queues: Sequence[Queue] = (),
+    findings: Sequence[LintFinding] = (),
+    rules: Sequence[AllowRule] = (),
 ) -> dict[str, Any]:
     """The report as plain JSON values (``warnings``: those no rule allows, ``allowed``: the
     others, each with its ``id``, ``key`` and ``text``)."""
@@ -385,7 +405,9 @@ def to_json(
         "warnings": [_warning_json(w) for w in shown],
         "allowed": [_warning_json(w) for w in allowed],
         "not_modelled": [
-            {"id": f.warning_id, "key": f.key, "location": f.location, "message": f.message} for f in findings if f.kind == "not-modelled"
+            {"id": f.warning_id, "key": f.key, "location": f.location, "message": f.message}
+            for f in findings
+            if f.kind == "not-modelled"
         ],
         "ignored": [f.key for f in findings if f.kind == "ignored"],
     }

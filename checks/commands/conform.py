@@ -8,16 +8,17 @@ import argparse
 import json
 import sys
 
-from yarnspec.impl.errors import InputError
-
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.paths import BUILTIN_CASES
+from yarnspec.impl.errors import InputError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-command's arguments."""
     parser.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders of them")
-    parser.add_argument("--builtin", action="store_true", help="also the cases shipped with yarnspec (Hadoop's intra-queue tests)")
+    parser.add_argument(
+        "--builtin", action="store_true", help="also the cases shipped with yarnspec (Hadoop's intra-queue tests)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
     parser.add_argument("-v", "--verbose", action="store_true", help="also print warnings on explanatory keys")
 

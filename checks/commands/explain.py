@@ -19,22 +19,25 @@ from __future__ import annotations
 import argparse
 import json
 
+from yarnspec.checks.commands.replay import model_of
+from yarnspec.checks.explain.step_explanation import explain_step, loop_reason
+from yarnspec.checks.explore import Trace, replay
+from yarnspec.checks.explore.trace import replay_states
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import shown_name
 from yarnspec.spec.scheduler.model import SchedulerModel
-
-from yarnspec.checks.explore import Trace, replay
-from yarnspec.checks.explore.trace import replay_states
-from yarnspec.checks.commands.replay import model_of
-from yarnspec.checks.explain.step_explanation import explain_step, loop_reason
 
 SOURCE = "explain"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-command's arguments."""
-    parser.add_argument("trace", metavar="TRACE", help="a JSON trace of a scheduler scenario (yarnspec explore --trace-out)")
-    parser.add_argument("--step", metavar="N", help="the step to explain (default: a lasso's loop start, else the last step)")
+    parser.add_argument(
+        "trace", metavar="TRACE", help="a JSON trace of a scheduler scenario (yarnspec explore --trace-out)"
+    )
+    parser.add_argument(
+        "--step", metavar="N", help="the step to explain (default: a lasso's loop start, else the last step)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -44,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     trace = Trace.load(args.trace)
     model = model_of(trace, source)
     if not isinstance(model, SchedulerModel):
-        raise InputError(source, "model", f"explain reads traces of the scheduler model, this one is of {trace.model!r}")
+        raise InputError(
+            source, "model", f"explain reads traces of the scheduler model, this one is of {trace.model!r}"
+        )
     reproduced = replay(model, trace, source)
     states, actions = replay_states(model, trace, source)
     last = len(states) - 1
@@ -52,7 +57,12 @@ def run(args: argparse.Namespace) -> int:
     explained = explain_step(model, states, actions, step)
     loop = None if trace.loop_start is None else loop_reason(model, trace.property, states, actions, trace.loop_start)
     if args.json:
-        document = {"trace": source, "reproduced": reproduced, "loop_start": trace.loop_start, "loop": loop} | explained.to_json()
+        document = {
+            "trace": source,
+            "reproduced": reproduced,
+            "loop_start": trace.loop_start,
+            "loop": loop,
+        } | explained.to_json()
         print(json.dumps(document, indent=1))
         return 0
     print(f"{source}: {reproduced}")

@@ -29,22 +29,21 @@ import json
 import sys
 from pathlib import Path
 
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant, find_scenario
-from yarnspec.spec.scheduler.model import SchedulerModel
-
 from yarnspec.checks.commands import explore_scale
-from yarnspec.checks.commands.number_options import whole_number_argument
 from yarnspec.checks.commands.accept_option import accepted_outcomes, add_accept_argument
+from yarnspec.checks.commands.number_options import whole_number_argument
 from yarnspec.checks.explore import ExploreResult, FixedVariant, Trace, emit_test
-from yarnspec.checks.explore.result import HOLDS, VIOLATED
+from yarnspec.checks.explore.result import VIOLATED
 from yarnspec.checks.render import files as render_files
-from yarnspec.checks.suites.scenarios import ScenarioOutcome, explore_variant, simulate_variant
 from yarnspec.checks.special_files import refuse_special
+from yarnspec.checks.suites.scenarios import ScenarioOutcome, explore_variant, simulate_variant
 from yarnspec.checks.worlds.plugins import MODEL_FACTORY as PLUGIN_MODEL_FACTORY
 from yarnspec.checks.worlds.plugins import find_any_scenario, plugin_scenarios
 from yarnspec.checks.worlds.world_arguments import MODEL_FACTORY as WORLD_MODEL_FACTORY
 from yarnspec.checks.worlds.world_arguments import embedded_title, is_world_title, load_world, portable_trace
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.scheduler.model import SchedulerModel
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds, Scenario, ScenarioVariant
 
 SOURCE = "explore"
 #: The factory an emitted test builds the model with (see :func:`yarnspec.checks.explore.emit_test`).
@@ -59,24 +58,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-command's arguments (numbers are read as text and checked in :func:`run`)."""
     parser.add_argument("scenario", nargs="?", metavar="SCENARIO", help="the scenario to explore (see --list)")
     parser.add_argument("--list", action="store_true", help="list the scenarios, their variants and expected verdicts")
-    parser.add_argument("--print-world", action="store_true", help="print the scenario's world file (TOML), to copy and edit")
-    parser.add_argument("--world", metavar="FILE", help="explore a world file (TOML) instead of a named scenario; --variant picks its question")
-    parser.add_argument("--strict", action="store_true", help="with --world: the world's warnings (implausible sizes) are errors (exit 2)")
+    parser.add_argument(
+        "--print-world", action="store_true", help="print the scenario's world file (TOML), to copy and edit"
+    )
+    parser.add_argument(
+        "--world",
+        metavar="FILE",
+        help="explore a world file (TOML) instead of a named scenario; --variant picks its question",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="with --world: the world's warnings (implausible sizes) are errors (exit 2)",
+    )
     parser.add_argument("--variant", metavar="V", help="the variant to run (default: the scenario's first)")
     parser.add_argument("--max-depth", metavar="N", help="explore at most N steps from the initial state")
     parser.add_argument("--max-states", metavar="N", help="store at most N distinct states")
-    parser.add_argument("--exhaustive", action="store_true", help="drop the scenario's default depth and state bounds: explore every reachable state")
-    parser.add_argument("--no-symmetry", action="store_true", help="do not reduce by symmetry (safety runs use it by default where the scenario says so)")
+    parser.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="drop the scenario's default depth and state bounds: explore every reachable state",
+    )
+    parser.add_argument(
+        "--no-symmetry",
+        action="store_true",
+        help="do not reduce by symmetry (safety runs use it by default where the scenario says so)",
+    )
     parser.add_argument("--simulate", action="store_true", help="run seeded random walks instead of exploring")
     parser.add_argument("--seed", metavar="S", help=f"the simulation's seed (default {DEFAULT_SEED})")
     parser.add_argument("--walks", metavar="W", help=f"the simulation's walks (default {DEFAULT_WALKS})")
     parser.add_argument("--steps", metavar="N", help=f"steps per walk (default {DEFAULT_STEPS})")
-    parser.add_argument("--time-limit", metavar="SECONDS", help="stop exploring after this many seconds and report how far it got")
-    parser.add_argument("--progress-every", metavar="SECONDS", help=f"when stderr is not a terminal, a progress line every SECONDS (default {DEFAULT_PROGRESS_EVERY})")
+    parser.add_argument(
+        "--time-limit", metavar="SECONDS", help="stop exploring after this many seconds and report how far it got"
+    )
+    parser.add_argument(
+        "--progress-every",
+        metavar="SECONDS",
+        help=f"when stderr is not a terminal, a progress line every SECONDS (default {DEFAULT_PROGRESS_EVERY})",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--trace-out", metavar="FILE", help="write the counterexample as a replayable JSON trace")
-    parser.add_argument("--emit-test", metavar="FILE", help="write a pytest file that replays the counterexample and checks the fixed variant")
-    parser.add_argument("--fixed-variant", metavar="V", help="the fixed variant --emit-test checks (default: see docs/traces.md)")
+    parser.add_argument(
+        "--emit-test",
+        metavar="FILE",
+        help="write a pytest file that replays the counterexample and checks the fixed variant",
+    )
+    parser.add_argument(
+        "--fixed-variant", metavar="V", help="the fixed variant --emit-test checks (default: see docs/traces.md)"
+    )
     add_accept_argument(parser)
     render_files.add_arguments(parser)
     explore_scale.add_arguments(parser)
@@ -110,7 +139,11 @@ def run(args: argparse.Namespace) -> int:
     variant = scenario.variant(args.variant, SOURCE, "--variant")
     _check_output_paths(args)
     if args.simulate:
-        _refuse(args, ("max_depth", "max_states", "exhaustive", "no_symmetry", "time_limit", "progress_every"), "does not apply to --simulate")
+        _refuse(
+            args,
+            ("max_depth", "max_states", "exhaustive", "no_symmetry", "time_limit", "progress_every"),
+            "does not apply to --simulate",
+        )
         seed = _number(args.seed, "--seed", DEFAULT_SEED, 0)
         walks = _number(args.walks, "--walks", DEFAULT_WALKS, 1)
         steps = _number(args.steps, "--steps", DEFAULT_STEPS, 0)
@@ -121,9 +154,13 @@ def run(args: argparse.Namespace) -> int:
         time_limit = None if args.time_limit is None else _number(args.time_limit, "--time-limit", 0, 1)
         progress_every = _number(args.progress_every, "--progress-every", DEFAULT_PROGRESS_EVERY, 1)
         if explore_scale.wanted(args):
-            outcome = explore_scale.explore(scenario, variant, _bounds(scenario, args), args, time_limit, progress_every, accepted)
+            outcome = explore_scale.explore(
+                scenario, variant, _bounds(scenario, args), args, time_limit, progress_every, accepted
+            )
         else:
-            outcome = explore_variant(scenario, variant, _bounds(scenario, args), None, time_limit, progress_every, accepted)
+            outcome = explore_variant(
+                scenario, variant, _bounds(scenario, args), None, time_limit, progress_every, accepted
+            )
     outcome = dataclasses.replace(outcome, trace=portable_trace(outcome.trace, scenario))
     _write_outputs(outcome, args)
     model = scenario.model(variant)
@@ -153,17 +190,27 @@ def _about(trace: Trace, model: SchedulerModel, variant: ScenarioVariant) -> dic
 def _chosen(args: argparse.Namespace) -> Scenario:
     """The scenario named on the command line, or the one of ``--world``."""
     if not args.scenario and not args.world:
-        raise InputError(SOURCE, "SCENARIO", f"name a scenario to explore (or give --list); known: {', '.join(SCENARIOS)}")
+        raise InputError(
+            SOURCE, "SCENARIO", f"name a scenario to explore (or give --list); known: {', '.join(SCENARIOS)}"
+        )
     if args.strict and not args.world:
         raise InputError(SOURCE, "--strict", "applies only with --world FILE")
-    return load_world(args.world, warn=True, strict=args.strict).scenario if args.world else find_any_scenario(args.scenario, SOURCE, "SCENARIO")
+    return (
+        load_world(args.world, warn=True, strict=args.strict).scenario
+        if args.world
+        else find_any_scenario(args.scenario, SOURCE, "SCENARIO")
+    )
 
 
 def world_text(scenario: Scenario) -> str:
     """The text of the world file ``scenario`` was read from (``--print-world``); an
     :class:`InputError` for a scenario written in Python."""
     if scenario.world_file is None:
-        raise InputError(SOURCE, "--print-world", f"scenario {scenario.name} is written in Python ({scenario.origin or 'no world file'})")
+        raise InputError(
+            SOURCE,
+            "--print-world",
+            f"scenario {scenario.name} is written in Python ({scenario.origin or 'no world file'})",
+        )
     try:
         return Path(scenario.world_file).read_text(encoding="utf-8")
     except OSError as exc:
@@ -173,8 +220,28 @@ def world_text(scenario: Scenario) -> str:
 def _refuse_with_list(args: argparse.Namespace, fault: str = "does not apply to --list") -> None:
     _refuse(
         args,
-        ("variant", "max_depth", "max_states", "exhaustive", "no_symmetry", "simulate", "seed", "walks", "steps", "trace_out", "emit_test",
-         "fixed_variant", "full", "html", "dot", "dot_limit", "itf", "time_limit", "progress_every", "accept"),
+        (
+            "variant",
+            "max_depth",
+            "max_states",
+            "exhaustive",
+            "no_symmetry",
+            "simulate",
+            "seed",
+            "walks",
+            "steps",
+            "trace_out",
+            "emit_test",
+            "fixed_variant",
+            "full",
+            "html",
+            "dot",
+            "dot_limit",
+            "itf",
+            "time_limit",
+            "progress_every",
+            "accept",
+        ),
         fault,
     )
 
@@ -214,12 +281,18 @@ def _check_output_paths(args: argparse.Namespace) -> None:
 
 def _write_outputs(outcome: ScenarioOutcome, args: argparse.Namespace) -> None:
     """Write the trace and the regression test when asked; say on stderr what was written."""
-    wanted = [(option, path) for option, path in (("--trace-out", args.trace_out), ("--emit-test", args.emit_test)) if path is not None]
+    wanted = [
+        (option, path)
+        for option, path in (("--trace-out", args.trace_out), ("--emit-test", args.emit_test))
+        if path is not None
+    ]
     if not wanted:
         return
     trace = outcome.trace
     if trace is None:
-        print(f"explore: no counterexample, so nothing was written to {', '.join(p for _, p in wanted)}", file=sys.stderr)
+        print(
+            f"explore: no counterexample, so nothing was written to {', '.join(p for _, p in wanted)}", file=sys.stderr
+        )
         return
     for option, path in wanted:
         refuse_special(path, option)  # again: the path may have changed during the search
@@ -236,11 +309,16 @@ def _write_outputs(outcome: ScenarioOutcome, args: argparse.Namespace) -> None:
                 fixed = fixed_variant(outcome.scenario, outcome.variant, args.fixed_variant)
                 if fixed is not None and trace.world is not None:
                     title = str(fixed.parameters["world"])
-                    fixed = dataclasses.replace(fixed, parameters={"world": embedded_title(trace.world, outcome.scenario, title)})
+                    fixed = dataclasses.replace(
+                        fixed, parameters={"world": embedded_title(trace.world, outcome.scenario, title)}
+                    )
                 emit_test(trace, path, factory, fixed)
                 if fixed is None:
-                    print(f"explore: no variant of {outcome.scenario.name} is expected to hold {outcome.property}: "
-                          "the test only replays the counterexample", file=sys.stderr)
+                    print(
+                        f"explore: no variant of {outcome.scenario.name} is expected to hold {outcome.property}: "
+                        "the test only replays the counterexample",
+                        file=sys.stderr,
+                    )
         except OSError as exc:
             raise InputError(path, option, f"cannot write: {exc.strerror}") from None
         what = "trace" if option == "--trace-out" else "regression test"
@@ -252,9 +330,11 @@ def format_list(scenarios: list[Scenario]) -> str:
     lines: list[str] = []
     for scenario in scenarios:
         bounds = scenario.bounds
-        shown = [f"max depth {bounds.max_depth}" if bounds.max_depth is not None else "",
-                 f"max states {bounds.max_states:,}" if bounds.max_states is not None else "",
-                 "symmetry" if bounds.symmetry else ""]
+        shown = [
+            f"max depth {bounds.max_depth}" if bounds.max_depth is not None else "",
+            f"max states {bounds.max_states:,}" if bounds.max_states is not None else "",
+            "symmetry" if bounds.symmetry else "",
+        ]
         lines.append(f"{scenario.name}  ({scenario.source})")
         lines.append(f"  {scenario.story}")
         lines.append(f"  default bounds: {', '.join(s for s in shown if s) or 'none (exhaustive)'}")
@@ -276,9 +356,15 @@ def fixed_variant(scenario: Scenario, buggy: ScenarioVariant, chosen: str | None
     if chosen is not None:
         variant = scenario.variant(chosen, SOURCE, "--fixed-variant")
         if variant.property != buggy.property:
-            raise InputError(SOURCE, "--fixed-variant", f"{chosen} checks {variant.property}, the counterexample is of {buggy.property}")
+            raise InputError(
+                SOURCE,
+                "--fixed-variant",
+                f"{chosen} checks {variant.property}, the counterexample is of {buggy.property}",
+            )
     else:
-        holding = [v for v in scenario.variants if v.property == buggy.property and v.expected != VIOLATED and v is not buggy]
+        holding = [
+            v for v in scenario.variants if v.property == buggy.property and v.expected != VIOLATED and v is not buggy
+        ]
         extending = [v for v in holding if v.name.startswith(buggy.name + "+")]
         if not (extending or holding):
             return None
@@ -286,7 +372,11 @@ def fixed_variant(scenario: Scenario, buggy: ScenarioVariant, chosen: str | None
     model = scenario.model(variant)
     bounds = scenario.fast
     return FixedVariant(
-        {"world": scenario.title(variant)}, model.variant, bounds.max_depth, bounds.max_states, bounds.symmetry,
+        {"world": scenario.title(variant)},
+        model.variant,
+        bounds.max_depth,
+        bounds.max_states,
+        bounds.symmetry,
         f"variant {variant.name}: {variant.evidence}",
     )
 
@@ -319,4 +409,3 @@ def _report(outcome: ScenarioOutcome, full: bool) -> str:
     if result.violation is not None:
         lines.append(result.violation.format(full))
     return "\n".join(lines)
-

@@ -14,17 +14,16 @@ from __future__ import annotations
 import argparse
 import os
 
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.outcome import Outcome
-from yarnspec.spec.worlds.catalogue import INVARIANTS, ExploreBounds, Scenario, ScenarioVariant
-
 from yarnspec.checks.commands.number_options import whole_number_argument
 from yarnspec.checks.explore.model_source import ModelSource
 from yarnspec.checks.explore.ray_backend import LOCAL, ray_cluster
-from yarnspec.checks.worlds.plugins import MODEL_FACTORY as PLUGIN_MODEL_FACTORY
 from yarnspec.checks.suites.scenarios import ScenarioOutcome, judge_explored
+from yarnspec.checks.worlds.plugins import MODEL_FACTORY as PLUGIN_MODEL_FACTORY
 from yarnspec.checks.worlds.world_arguments import MODEL_FACTORY as WORLD_MODEL_FACTORY
 from yarnspec.checks.worlds.world_arguments import TITLE_PREFIX
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.outcome import Outcome
+from yarnspec.spec.worlds.catalogue import INVARIANTS, ExploreBounds, Scenario, ScenarioVariant
 
 SOURCE = "explore"
 SCENARIO_FACTORY = "yarnspec.spec.worlds.catalogue:scenario_model"
@@ -35,13 +34,34 @@ MAX_WORKERS = 1024
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options (see the module docstring)."""
-    parser.add_argument("--workers", metavar="N", help="explore in N parallel processes (Ray actors with --ray); invariants only")
-    parser.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
-                        help="run the partitions on Ray: a local instance, or ADDRESS (auto, ray://host:10001)")
-    parser.add_argument("--coverage", action="store_true", help="count how often each action kind fired and in how many states it was enabled")
-    parser.add_argument("--fingerprint", action="store_true", help="store 64-bit fingerprints of states instead of states (prints the collision probability)")
-    parser.add_argument("--checkpoint", metavar="FILE", help="write the search to FILE at the end of a level (and when it stops short)")
-    parser.add_argument("--checkpoint-every", metavar="SECONDS", help="with --checkpoint: at most every SECONDS (default: only when the run stops short)")
+    parser.add_argument(
+        "--workers", metavar="N", help="explore in N parallel processes (Ray actors with --ray); invariants only"
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=LOCAL,
+        metavar="ADDRESS",
+        help="run the partitions on Ray: a local instance, or ADDRESS (auto, ray://host:10001)",
+    )
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help="count how often each action kind fired and in how many states it was enabled",
+    )
+    parser.add_argument(
+        "--fingerprint",
+        action="store_true",
+        help="store 64-bit fingerprints of states instead of states (prints the collision probability)",
+    )
+    parser.add_argument(
+        "--checkpoint", metavar="FILE", help="write the search to FILE at the end of a level (and when it stops short)"
+    )
+    parser.add_argument(
+        "--checkpoint-every",
+        metavar="SECONDS",
+        help="with --checkpoint: at most every SECONDS (default: only when the run stops short)",
+    )
     parser.add_argument("--resume", metavar="FILE", help="continue the search saved in a checkpoint FILE")
 
 
@@ -95,7 +115,11 @@ def explore(
     if args.checkpoint_every is not None and args.checkpoint is None:
         raise InputError(SOURCE, "--checkpoint-every", "applies only with --checkpoint FILE")
     workers = 1 if args.workers is None else whole_number_argument(args.workers, SOURCE, "--workers", 1, MAX_WORKERS)
-    every = None if args.checkpoint_every is None else whole_number_argument(args.checkpoint_every, SOURCE, "--checkpoint-every", 1, 10**9)
+    every = (
+        None
+        if args.checkpoint_every is None
+        else whole_number_argument(args.checkpoint_every, SOURCE, "--checkpoint-every", 1, 10**9)
+    )
     backend = local_processes
     if args.ray is not None:
         backend = ray_cluster(args.ray)

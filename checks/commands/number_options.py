@@ -56,7 +56,11 @@ def seconds_argument(text: str, source: str, option: str, lowest: float, highest
     sign, exponent, ``_``, ``nan`` or ``inf``); otherwise an :class:`InputError`."""
     stripped = text.strip(" \t")
     if not _DECIMAL.fullmatch(stripped):
-        raise InputError(source, option, f"expected seconds as ASCII digits with at most one '.' (like 30 or 2.5), got {_shown(text)}")
+        raise InputError(
+            source,
+            option,
+            f"expected seconds as ASCII digits with at most one '.' (like 30 or 2.5), got {_shown(text)}",
+        )
     value = float(stripped)
     if not lowest <= value <= highest:
         raise InputError(source, option, f"expected seconds in {lowest:g}..{highest:g}, got {stripped}")

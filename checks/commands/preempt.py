@@ -18,20 +18,19 @@ import json
 import sys
 from typing import Any
 
+from yarnspec.checks.commands.config import parse_definitions
+from yarnspec.checks.commands.number_options import WholeNumber
+from yarnspec.checks.explain.preemption_round import QueueRow, RoundReport, default_rounds, explain
+from yarnspec.checks.render.text_table import aligned
+from yarnspec.checks.snapshot import load_snapshot
+from yarnspec.checks.snapshot.limits import SnapshotLimits
+from yarnspec.checks.snapshot.sanity import snapshot_warnings
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
 from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.fifo_selector import FIFO_BALANCE
 from yarnspec.impl.preemption.result import EventType
 from yarnspec.impl.resources import Resource
-
-from yarnspec.checks.commands.number_options import WholeNumber
-from yarnspec.checks.commands.config import parse_definitions
-from yarnspec.checks.explain.preemption_round import QueueRow, RoundReport, default_rounds, explain
-from yarnspec.checks.snapshot import load_snapshot
-from yarnspec.checks.snapshot.limits import SnapshotLimits
-from yarnspec.checks.snapshot.sanity import snapshot_warnings
-from yarnspec.checks.render.text_table import aligned
 
 MARK = EventType.MARK_CONTAINER_FOR_PREEMPTION
 KILL = EventType.MARK_CONTAINER_FOR_KILLABLE
@@ -45,10 +44,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, metavar="CS.xml", help="capacity-scheduler.xml")
     parser.add_argument("--yarn-site", metavar="Y.xml", help="yarn-site.xml (preemption settings may sit there)")
     parser.add_argument("--snapshot", required=True, metavar="S.json", help="a plain snapshot or a REST bundle")
-    parser.add_argument("--rounds", type=WholeNumber(1, MAX_ROUNDS), metavar="N", help="policy rounds to run (default: until the first marks are killed)")
-    parser.add_argument("--clock", type=WholeNumber(0), default=0, metavar="MS", help="the logical clock of the first round (default 0)")
-    parser.add_argument("-D", "--define", action="append", default=[], metavar="NAME=VALUE", help="a system property for ${NAME} in values")
-    parser.add_argument("--snapshot-limit", action="append", default=[], metavar="NAME=N", help="raise a snapshot size limit: queues, nodes, apps or containers (docs/errors.md)")
+    parser.add_argument(
+        "--rounds",
+        type=WholeNumber(1, MAX_ROUNDS),
+        metavar="N",
+        help="policy rounds to run (default: until the first marks are killed)",
+    )
+    parser.add_argument(
+        "--clock", type=WholeNumber(0), default=0, metavar="MS", help="the logical clock of the first round (default 0)"
+    )
+    parser.add_argument(
+        "-D",
+        "--define",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a system property for ${NAME} in values",
+    )
+    parser.add_argument(
+        "--snapshot-limit",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        help="raise a snapshot size limit: queues, nodes, apps or containers (docs/errors.md)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -56,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
     """Load, run the rounds, print; returns the exit status."""
     files = [args.config] + ([args.yarn_site] if args.yarn_site else [])
     conf = load_scheduler_configuration(files, system_properties=parse_definitions(args.define))
-    loaded = load_snapshot(args.snapshot, conf, SnapshotLimits().raised(args.snapshot_limit, "command line", "--snapshot-limit"))
+    loaded = load_snapshot(
+        args.snapshot, conf, SnapshotLimits().raised(args.snapshot_limit, "command line", "--snapshot-limit")
+    )
     warnings = snapshot_warnings(loaded.snapshot, conf, loaded.name)
     for warning in warnings:
         print(f"preempt: warning: {args.snapshot}: {warning}", file=sys.stderr)
@@ -125,7 +146,19 @@ def _partition(name: str) -> str:
 
 def format_round(report: RoundReport) -> list[str]:
     """One round as text lines: the queues' table (indented), then its events."""
-    header = ["queue", "partition", "guaranteed", "used", "pending", "ideal", "capped by", "to-preempt", "to-obtain", "selected", "why"]
+    header = [
+        "queue",
+        "partition",
+        "guaranteed",
+        "used",
+        "pending",
+        "ideal",
+        "capped by",
+        "to-preempt",
+        "to-obtain",
+        "selected",
+        "why",
+    ]
     lines = ["  " + line for line in aligned(header, [_row(r) for r in report.rows])]
     lines += ["  capped by: where the ideal stops: maximum (capacity), demand (used + pending), guarantee (the fifo "
               "pass offers a leaf at most max(used, guaranteed)), parent (what its parent had left)"]  # fmt: skip
@@ -195,7 +228,16 @@ def round_json(r: RoundReport) -> dict[str, Any]:
                 "leaf": row.leaf,
                 **{
                     name: _resource_json(getattr(row, name))
-                    for name in ("guaranteed", "maximum", "used", "pending", "ideal", "to_preempt", "to_obtain", "selected")
+                    for name in (
+                        "guaranteed",
+                        "maximum",
+                        "used",
+                        "pending",
+                        "ideal",
+                        "to_preempt",
+                        "to_obtain",
+                        "selected",
+                    )
                 },
                 "why": row.why,
                 "capped_by": row.cap,

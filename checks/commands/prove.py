@@ -24,13 +24,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-
 from yarnspec.checks.commands.number_options import whole_number_argument
 from yarnspec.checks.symbolic import monotonicity
 from yarnspec.checks.symbolic.domain import VARIANTS, Bound, Domain, Variant, parse_bound, variant_rule
 from yarnspec.checks.symbolic.level_proof import LevelProperty
-from yarnspec.checks.symbolic.placement import PLACEMENT_PROPERTIES, PlacementBound, PlacementProperty, placement_bound_of
+from yarnspec.checks.symbolic.placement import (
+    PLACEMENT_PROPERTIES,
+    PlacementBound,
+    PlacementProperty,
+    placement_bound_of,
+)
 from yarnspec.checks.symbolic.properties import catalogue, findings
 from yarnspec.checks.symbolic.prover import Solver
 from yarnspec.checks.symbolic.runner import (
@@ -45,6 +48,7 @@ from yarnspec.checks.symbolic.runner import (
     with_case,
     write_case,
 )
+from yarnspec.impl.errors import InputError
 
 _SOURCE = "prove"
 CALCULATORS = ("default", "dominant")
@@ -89,14 +93,23 @@ def _level_spec(calculator: str, prop: LevelProperty, finding: bool) -> ProofSpe
     def run(bound: Bound | None, variant: Variant, solver: Solver) -> ProofResult:
         return prove_level(_domain(calculator, bound or _level_bound(calculator, variant), variant), prop, solver)
 
-    return ProofSpec(f"{calculator}/{prop.name}", prop.statement, str(DEFAULT_BOUNDS[calculator]), finding, calculator, run)
+    return ProofSpec(
+        f"{calculator}/{prop.name}", prop.statement, str(DEFAULT_BOUNDS[calculator]), finding, calculator, run
+    )
 
 
 def _termination_spec(calculator: str) -> ProofSpec:
     def run(bound: Bound | None, variant: Variant, solver: Solver) -> ProofResult:
         return prove_termination(_domain(calculator, bound or _level_bound(calculator, variant), variant), solver)
 
-    return ProofSpec(f"{calculator}/{TERMINATION_NAME}", TERMINATION_STATEMENT, str(DEFAULT_BOUNDS[calculator]), False, calculator, run)
+    return ProofSpec(
+        f"{calculator}/{TERMINATION_NAME}",
+        TERMINATION_STATEMENT,
+        str(DEFAULT_BOUNDS[calculator]),
+        False,
+        calculator,
+        run,
+    )
 
 
 def _monotonicity_spec(calculator: str) -> ProofSpec:
@@ -108,7 +121,9 @@ def _monotonicity_spec(calculator: str) -> ProofSpec:
         chosen = bound or (TINY_QUEUE_BOUND if variant_rule(variant).capacity_guarantees else defaults)
         return prove_monotonicity(Domain(dominant, chosen, variant), solver, finding)
 
-    return ProofSpec(f"{calculator}/{monotonicity.NAME}", monotonicity.STATEMENT, str(defaults), dominant, calculator, run)
+    return ProofSpec(
+        f"{calculator}/{monotonicity.NAME}", monotonicity.STATEMENT, str(defaults), dominant, calculator, run
+    )
 
 
 def _placement_spec(prop: PlacementProperty) -> ProofSpec:
@@ -163,7 +178,11 @@ def select(names: Sequence[str], with_findings: bool, variant: Variant) -> list[
     if variant_rule(variant).capacity_guarantees:
         chosen = [s for s in chosen if s.calculator is not None]
         if not chosen:
-            raise InputError(_SOURCE, "--variant", "the placement proofs do not read guarantees: run them without --variant tiny-queue")
+            raise InputError(
+                _SOURCE,
+                "--variant",
+                "the placement proofs do not read guarantees: run them without --variant tiny-queue",
+            )
     return chosen
 
 
@@ -171,11 +190,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``yarnspec prove``."""
     parser.add_argument("names", nargs="*", metavar="NAME", help="proofs to run (default: the catalogue; see --list)")
     parser.add_argument("--list", action="store_true", help="list the proofs with their statements and default bounds")
-    parser.add_argument("--variant", default="hadoop-3", help=f"guarantee rule: {', '.join(VARIANTS)} (default hadoop-3)")
-    parser.add_argument("--bound", help="K,S: children per level and largest figure (placement: K hosts, 2S requests, need S)")
-    parser.add_argument("--findings", action="store_true", help="also run the properties as first stated that the code does not have")
+    parser.add_argument(
+        "--variant", default="hadoop-3", help=f"guarantee rule: {', '.join(VARIANTS)} (default hadoop-3)"
+    )
+    parser.add_argument(
+        "--bound", help="K,S: children per level and largest figure (placement: K hosts, 2S requests, need S)"
+    )
+    parser.add_argument(
+        "--findings", action="store_true", help="also run the properties as first stated that the code does not have"
+    )
     parser.add_argument("--timeout", default="120", help="seconds per solver query (default 120; 0 = none)")
-    parser.add_argument("--case-out", type=Path, help="write the first replayed level counterexample as a conformance case file")
+    parser.add_argument(
+        "--case-out", type=Path, help="write the first replayed level counterexample as a conformance case file"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
 
 
@@ -203,7 +230,9 @@ def options(args: argparse.Namespace) -> ProveOptions:
         raise InputError(_SOURCE, "--variant", f"expected one of {', '.join(VARIANTS)}, found {variant!r}")
     bound = parse_bound(args.bound, "--bound") if args.bound is not None else None
     seconds = whole_number_argument(str(args.timeout), _SOURCE, "--timeout", 0, MAX_TIMEOUT_SECONDS)
-    return ProveOptions(tuple(args.names), variant, bound, bool(args.findings), seconds * 1000, args.case_out, bool(args.json))
+    return ProveOptions(
+        tuple(args.names), variant, bound, bool(args.findings), seconds * 1000, args.case_out, bool(args.json)
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -213,7 +242,10 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         listed = specs if opts.names or opts.findings else all_proofs()
         if opts.json:
-            proofs = [{"name": s.name, "default_bound": str(s.default_bound), "finding": s.finding, "statement": s.statement} for s in listed]
+            proofs = [
+                {"name": s.name, "default_bound": str(s.default_bound), "finding": s.finding, "statement": s.statement}
+                for s in listed
+            ]
             print(json.dumps({"proofs": proofs}, indent=2))
             return 0
         for spec in listed:
@@ -232,10 +264,23 @@ def run(args: argparse.Namespace) -> int:
     proved = sum(1 for _, r in results if r.verdict == "proved")
     summary = f"{proved} proved, {len(results) - proved} not proved, of {len(results)} ({sum(r.seconds for _, r in results):.1f} s solver)"
     if opts.json:
-        print(json.dumps({"results": [_json(s, r) for s, r in results], "summary": summary, "case_file": str(case_written) if case_written else None}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "results": [_json(s, r) for s, r in results],
+                    "summary": summary,
+                    "case_file": str(case_written) if case_written else None,
+                },
+                indent=2,
+            )
+        )
     else:
         if opts.case_out is not None:
-            print(f"case file: {case_written}" if case_written else "case file: none written (no level counterexample replayed)")
+            print(
+                f"case file: {case_written}"
+                if case_written
+                else "case file: none written (no level counterexample replayed)"
+            )
         print(summary)
     return 0 if proved == len(results) else 1
 
@@ -255,7 +300,9 @@ def _maybe_write_case(spec: ProofSpec, result: ProofResult, opts: ProveOptions) 
 
 def _lines(spec: ProofSpec, result: ProofResult) -> list[str]:
     finding = " [finding]" if spec.finding else ""
-    out = [f"{result.verdict.upper():<15} {spec.name}{finding}  ({result.domain}; {result.seconds:.1f} s, {result.queries} queries)"]
+    out = [
+        f"{result.verdict.upper():<15} {spec.name}{finding}  ({result.domain}; {result.seconds:.1f} s, {result.queries} queries)"
+    ]
     if result.detail:
         out.append(f"    {result.detail}")
     if result.counterexample is not None:
@@ -298,4 +345,8 @@ def check_rows() -> list[CheckRow]:
     note = f"bounds: {bounds}, placement {placement_bound_of(CHECK_BOUNDS['placement'])}"
     if failed:
         note += "; not proved: " + ", ".join(failed)
-    return [CheckRow("z3 proofs", len(results), len(results) - len(failed), len(failed), time.perf_counter() - started, note)]
+    return [
+        CheckRow(
+            "z3 proofs", len(results), len(results) - len(failed), len(failed), time.perf_counter() - started, note
+        )
+    ]

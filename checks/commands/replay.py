@@ -18,15 +18,14 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.impl.input_files import shown_name
-from yarnspec.spec.scheduler.model import SchedulerModel
-from yarnspec.spec.transition_system import TransitionSystem
-
 from yarnspec.checks.explore import Trace, replay
 from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.checks.worlds.plugins import model_for_any_title
 from yarnspec.checks.worlds.world_arguments import is_world_title, model_for_embedded_world, model_for_world_title
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import shown_name
+from yarnspec.spec.scheduler.model import SchedulerModel
+from yarnspec.spec.transition_system import TransitionSystem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +41,11 @@ def run(args: argparse.Namespace) -> int:
     model = model_of(trace, source)
     reproduced = replay(model, trace, source)
     if args.json:
-        print(json.dumps({"trace": source, "replayed": True, "steps": len(trace.steps) - 1, "reproduced": reproduced}, indent=1))
+        print(
+            json.dumps(
+                {"trace": source, "replayed": True, "steps": len(trace.steps) - 1, "reproduced": reproduced}, indent=1
+            )
+        )
     else:
         print(trace.format())
         print(f"replayed {len(trace.steps) - 1} steps of {source}: {reproduced}")
@@ -68,7 +71,9 @@ def _toy_model(trace: Trace, source: str) -> ToyModel:
     try:
         return ToyModel(**sizes, variant=trace.variant)
     except InputError as exc:
-        raise InputError(source, f"parameters.{exc.place}" if exc.place != "variant" else "variant", exc.fault) from None
+        raise InputError(
+            source, f"parameters.{exc.place}" if exc.place != "variant" else "variant", exc.fault
+        ) from None
 
 
 #: The models a trace may name, by the model name it records.

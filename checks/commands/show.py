@@ -14,11 +14,11 @@ import argparse
 import json
 import sys
 
+from yarnspec.checks.commands.replay import model_of
+from yarnspec.checks.explain.trace_about import about_trace
 from yarnspec.checks.explore import Trace, replay
 from yarnspec.checks.render import files as render_files
 from yarnspec.checks.render.html import viewer_data
-from yarnspec.checks.commands.replay import model_of
-from yarnspec.checks.explain.trace_about import about_trace
 
 SOURCE = "show"
 
@@ -26,7 +26,9 @@ SOURCE = "show"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-command's arguments."""
     parser.add_argument("trace", metavar="TRACE", help="a JSON trace written by yarnspec explore --trace-out")
-    parser.add_argument("--json", action="store_true", help="print one JSON document: the trace with each step's changes")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON document: the trace with each step's changes"
+    )
     render_files.add_arguments(parser)
 
 
@@ -37,7 +39,9 @@ def run(args: argparse.Namespace) -> int:
     trace = Trace.load(source)
     model = model_of(trace, source)
     reproduced = replay(model, trace, source)
-    for line in render_files.write_pictures(args, trace, model, source, lambda: about_trace(trace, model, source).to_json()):
+    for line in render_files.write_pictures(
+        args, trace, model, source, lambda: about_trace(trace, model, source).to_json()
+    ):
         print(f"show: {line}", file=sys.stderr)
     if args.json:
         document = viewer_data(trace, None)

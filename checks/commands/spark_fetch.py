@@ -12,8 +12,12 @@ from yarnspec.checks.validate.spark.adapter import DEFAULT_VERSION, fetch_and_co
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-command's arguments."""
-    parser.add_argument("version", nargs="?", default=DEFAULT_VERSION, help=f"Spark release (default {DEFAULT_VERSION})")
-    parser.add_argument("--cache-dir", type=Path, default=None, help="cache folder (default ~/.cache/yarnspec/spark/VERSION)")
+    parser.add_argument(
+        "version", nargs="?", default=DEFAULT_VERSION, help=f"Spark release (default {DEFAULT_VERSION})"
+    )
+    parser.add_argument(
+        "--cache-dir", type=Path, default=None, help="cache folder (default ~/.cache/yarnspec/spark/VERSION)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

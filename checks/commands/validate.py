@@ -8,17 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from yarnspec.checks.validate.adapter import StartFault
+from yarnspec.checks.validate.families import family_of
+from yarnspec.checks.validate.findings_out import check_out_folder, write_file
+from yarnspec.checks.validate.hypothesis_storage import private_storage
+from yarnspec.checks.validate.load import load_adapter
+from yarnspec.checks.validate.run import TRACES_PER, Options, PhaseResult, run_phases
+from yarnspec.checks.validate.trace import validate_trace
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.contracts import Contract, contract_named
 from yarnspec.spec.contracts.observable import FieldRule
-
-from yarnspec.checks.validate.adapter import StartFault
-from yarnspec.checks.validate.families import family_of
-from yarnspec.checks.validate.load import load_adapter
-from yarnspec.checks.validate.findings_out import check_out_folder, write_file
-from yarnspec.checks.validate.hypothesis_storage import private_storage
-from yarnspec.checks.validate.run import TRACES_PER, Options, PhaseResult, run_phases
-from yarnspec.checks.validate.trace import validate_trace
 
 EXIT_OK, EXIT_FOUND, EXIT_FAULT = 0, 1, 2
 #: Nothing was compared: the adapter answered every call as unsupported (``unknown op``).
@@ -28,15 +27,55 @@ NOTHING_CHECKED = "RESULT: nothing checked: the implementation answered every ca
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``validate``'s arguments."""
-    parser.add_argument("contract", metavar="CONTRACT", help="spark-placement, spark-dispatch, preemption-round, candidate-selector, node-sorting or scheduler")
-    parser.add_argument("--impl", required=True, metavar="IMPL", help="python:MOD:ATTR, process:COMMAND..., spark:VERSION, reference, or an entry-point name")
-    parser.add_argument("--cases", nargs="+", type=Path, metavar="PATH", help="conformance case files or folders (default: ../shared/conformance)")
-    parser.add_argument("--examples", type=int, default=100, metavar="N", help=f"Hypothesis examples of the differential phase (model-based: N/{TRACES_PER} traces); default 100")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the generated inputs and traces (default 0)")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="per-request timeout of a process adapter (default 30)")
-    parser.add_argument("--start-timeout", type=float, default=300.0, metavar="SECONDS", help="timeout of a process adapter's hello, compiling included (default 300)")
+    parser.add_argument(
+        "contract",
+        metavar="CONTRACT",
+        help="spark-placement, spark-dispatch, preemption-round, candidate-selector, node-sorting or scheduler",
+    )
+    parser.add_argument(
+        "--impl",
+        required=True,
+        metavar="IMPL",
+        help="python:MOD:ATTR, process:COMMAND..., spark:VERSION, reference, or an entry-point name",
+    )
+    parser.add_argument(
+        "--cases",
+        nargs="+",
+        type=Path,
+        metavar="PATH",
+        help="conformance case files or folders (default: ../shared/conformance)",
+    )
+    parser.add_argument(
+        "--examples",
+        type=int,
+        default=100,
+        metavar="N",
+        help=f"Hypothesis examples of the differential phase (model-based: N/{TRACES_PER} traces); default 100",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="seed of the generated inputs and traces (default 0)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="per-request timeout of a process adapter (default 30)",
+    )
+    parser.add_argument(
+        "--start-timeout",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="timeout of a process adapter's hello, compiling included (default 300)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    parser.add_argument("--out", type=Path, metavar="DIR", help="the folder disagreement files go to, made if missing (default validate-out/)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="the folder disagreement files go to, made if missing (default validate-out/)",
+    )
 
 
 def add_trace_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,7 +146,9 @@ def _write(phases: list[PhaseResult], contract: str, impl: str, out: Path, famil
 
 def _phase_line(phase: PhaseResult) -> str:
     runs = {"conformance": "cases", "differential": "examples", "model-based": "traces"}[phase.name]
-    verdict = f"{len(phase.findings)} finding(s)" if phase.findings else "agree" if phase.checked else "nothing compared"
+    verdict = (
+        f"{len(phase.findings)} finding(s)" if phase.findings else "agree" if phase.checked else "nothing compared"
+    )
     extra = f", {len(phase.skipped)} skipped" if phase.skipped else ""
     extra += f", {phase.unsupported} unsupported by the adapter" if phase.unsupported else ""
     return f"{phase.name:<13} {phase.runs} {runs}{extra}: {verdict}"
@@ -134,11 +175,21 @@ def _print(phases: list[PhaseResult], written: dict[int, tuple[str, ...]], contr
         print(f"{'not compared':<13} {', '.join(left_out)} (optional, absent from every answer)")
     for phase in phases:
         for finding in phase.findings:
-            step = "" if finding.step is None else f" at call {finding.step} ({finding.calls[finding.step].op})" if finding.step < len(finding.calls) else ""
+            step = (
+                ""
+                if finding.step is None
+                else f" at call {finding.step} ({finding.calls[finding.step].op})"
+                if finding.step < len(finding.calls)
+                else ""
+            )
             print(f"{finding.kind.upper()} [{finding.phase}] {finding.label}{step}")
             for line in finding.lines:
                 print(f"  {line}")
-            if finding.kind in ("disagreement", "invariant") and finding.step is not None and finding.step < len(finding.implementation):
+            if (
+                finding.kind in ("disagreement", "invariant")
+                and finding.step is not None
+                and finding.step < len(finding.implementation)
+            ):
                 print(f"  input:          {json.dumps(finding.calls[finding.step].input, sort_keys=True)}")
                 print(f"  reference:      {json.dumps(finding.reference[finding.step].to_json(), sort_keys=True)}")
                 print(f"  implementation: {json.dumps(finding.implementation[finding.step].to_json(), sort_keys=True)}")
@@ -163,9 +214,7 @@ def _json(phases: list[PhaseResult], written: dict[int, tuple[str, ...]], contra
                 "runs": p.runs,
                 "skipped": p.skipped,
                 "unsupported": p.unsupported,
-                "findings": [
-                    {**f.to_json(contract, impl), "files": list(written.get(id(f), ()))} for f in p.findings
-                ],
+                "findings": [{**f.to_json(contract, impl), "files": list(written.get(id(f), ()))} for f in p.findings],
             }
             for p in phases
         ],
@@ -184,5 +233,3 @@ def run_trace(args: argparse.Namespace) -> int:
     else:
         print(verdict.line)
     return EXIT_OK if verdict.explained else EXIT_FOUND
-
-

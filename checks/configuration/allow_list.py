@@ -23,11 +23,13 @@ from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import read_text, shown_name
 
 #: Every warning id ``config`` prints: the configuration reader's and the key lint's.
-WARNING_IDS: Mapping[str, str] = MappingProxyType({
-    **READER_WARNING_IDS,
-    "unknown-key": "a key under the scheduler's prefixes that Hadoop does not know (usually a typo)",
-    "not-modelled": "a setting that switches on a feature the model does not cover",
-})
+WARNING_IDS: Mapping[str, str] = MappingProxyType(
+    {
+        **READER_WARNING_IDS,
+        "unknown-key": "a key under the scheduler's prefixes that Hadoop does not know (usually a typo)",
+        "not-modelled": "a setting that switches on a feature the model does not cover",
+    }
+)
 #: The largest allow file read (a list of rules, not data).
 MAX_ALLOW_FILE_BYTES = 1 << 20
 

@@ -83,7 +83,9 @@ def preemption_settings(config: PreemptionConfig) -> dict[str, Any]:
     """Every preemption setting by name; a named rule record (the intra-queue order policy, the
     fair-ordering rule, any later one) by its name."""
     values = {f.name: getattr(config, f.name) for f in fields(config)}
-    return {name: value.name if is_dataclass(value) and hasattr(value, "name") else value for name, value in values.items()}
+    return {
+        name: value.name if is_dataclass(value) and hasattr(value, "name") else value for name, value in values.items()
+    }
 
 
 def shown_value(value: object) -> str:
@@ -130,7 +132,13 @@ def diff(old: SchedulerConfiguration, new: SchedulerConfiguration, partitions: S
             refusals.append(Refusal(queue.path, refusal))
     for queue in new.queues:
         if queue.path not in old.queues.queues:
-            changes.append(QueueChange(queue.path, "added", (f"{kind(queue)}, capacity {queue.at('').capacity}, maximum {queue.at('').maximum}",)))
+            changes.append(
+                QueueChange(
+                    queue.path,
+                    "added",
+                    (f"{kind(queue)}, capacity {queue.at('').capacity}, maximum {queue.at('').maximum}",),
+                )
+            )
     return ConfigDiff(tuple(changes), tuple(refusals), scheduler_changes(old, new))
 
 
@@ -153,9 +161,17 @@ def _effective(old: SchedulerConfiguration, new: SchedulerConfiguration, path: s
     """What the policy reads of a queue beyond its own settings: whether preemption is in
     effect off (the monitor switch too) and the priority it compares."""
     lines = []
-    if old.preemption_disabled(path) != new.preemption_disabled(path) and old.queues[path].disable_preemption == new.queues[path].disable_preemption:
-        lines.append(f"preemption in effect {_on(old.preemption_disabled(path))} -> {_on(new.preemption_disabled(path))}")
-    if old.relative_priority(path) != new.relative_priority(path) and old.queues[path].priority == new.queues[path].priority:
+    if (
+        old.preemption_disabled(path) != new.preemption_disabled(path)
+        and old.queues[path].disable_preemption == new.queues[path].disable_preemption
+    ):
+        lines.append(
+            f"preemption in effect {_on(old.preemption_disabled(path))} -> {_on(new.preemption_disabled(path))}"
+        )
+    if (
+        old.relative_priority(path) != new.relative_priority(path)
+        and old.queues[path].priority == new.queues[path].priority
+    ):
         lines.append(f"priority the policy compares {old.relative_priority(path)} -> {new.relative_priority(path)}")
     return tuple(lines)
 
@@ -202,7 +218,9 @@ def _details(old: QueueConfig, new: QueueConfig, old_res: Queue | None, new_res:
         name = f"label {label}: " if label else ""
         a, b = old.at(label), new.at(label)
         if str(a.capacity) != str(b.capacity) or a.absolute != b.absolute:
-            lines.append(f"{name}capacity {a.capacity} -> {b.capacity} (absolute {_percent(a.absolute)} -> {_percent(b.absolute)})")
+            lines.append(
+                f"{name}capacity {a.capacity} -> {b.capacity} (absolute {_percent(a.absolute)} -> {_percent(b.absolute)})"
+            )
         if str(a.maximum) != str(b.maximum) or a.absolute_maximum != b.absolute_maximum:
             lines.append(
                 f"{name}maximum {a.maximum} -> {b.maximum} (absolute {_percent(a.absolute_maximum)} -> {_percent(b.absolute_maximum)})"

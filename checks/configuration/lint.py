@@ -60,7 +60,9 @@ QUEUE_IGNORED = frozenset(
 #: Per-queue setting families (a prefix then free words).
 QUEUE_FAMILIES = ("leaf-queue-template.", "auto-queue-creation-v2.", "user-settings.")
 _LABEL_SETTING = re.compile(r"accessible-node-labels\.[^.]+\.(capacity|maximum-capacity)")
-_IGNORED_LABEL_SETTING = re.compile(r"accessible-node-labels\.[^.]+\.(maximum-am-resource-percent|maximum-allocation.*)")
+_IGNORED_LABEL_SETTING = re.compile(
+    r"accessible-node-labels\.[^.]+\.(maximum-am-resource-percent|maximum-allocation.*)"
+)
 
 #: Global CapacityScheduler keys (after ``yarn.scheduler.capacity.``) the model reads.
 GLOBAL_READ = frozenset({"resource-calculator", "maximum-am-resource-percent", "lazy-preemption-enabled",
@@ -138,7 +140,9 @@ def all_warnings(conf: SchedulerConfiguration, findings: Iterable[LintFinding]) 
     """Every warning ``config`` prints for ``conf``: the reader's, then the findings that are
     warnings, each with its stable id and key."""
     read = [w if isinstance(w, ConfigWarning) else ConfigWarning("other", "", w) for w in conf.warnings]
-    return read + [ConfigWarning(f.warning_id, f.key, line) for f in findings if f.kind != "ignored" for line in warnings_of([f])]
+    return read + [
+        ConfigWarning(f.warning_id, f.key, line) for f in findings if f.kind != "ignored" for line in warnings_of([f])
+    ]
 
 
 def _did_you_mean(word: str, candidates: Iterable[str], render: Callable[[str], str]) -> str:
@@ -160,7 +164,9 @@ def _preemption_key(conf: SchedulerConfiguration, key: str) -> LintFinding | Non
         return None
     if word in PREEMPTION_IGNORED:
         return _ignored(conf, key)
-    known = [k[len(PREEMPTION_PREFIX) :] for k in PREEMPTION_KEYS if k.startswith(PREEMPTION_PREFIX)] + sorted(PREEMPTION_IGNORED)
+    known = [k[len(PREEMPTION_PREFIX) :] for k in PREEMPTION_KEYS if k.startswith(PREEMPTION_PREFIX)] + sorted(
+        PREEMPTION_IGNORED
+    )
     return _unknown(conf, key, "preemption setting", _did_you_mean(word, known, lambda w: PREEMPTION_PREFIX + w))
 
 
@@ -170,7 +176,12 @@ def _global_key(conf: SchedulerConfiguration, key: str) -> LintFinding | None:
         return None
     if word in GLOBAL_IGNORED or word.startswith(_GLOBAL_FAMILIES):
         return _ignored(conf, key)
-    return _unknown(conf, key, "CapacityScheduler setting", _did_you_mean(word, GLOBAL_READ | GLOBAL_IGNORED, lambda w: CAPACITY_PREFIX + w))
+    return _unknown(
+        conf,
+        key,
+        "CapacityScheduler setting",
+        _did_you_mean(word, GLOBAL_READ | GLOBAL_IGNORED, lambda w: CAPACITY_PREFIX + w),
+    )
 
 
 def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> LintFinding | None:
@@ -182,7 +193,9 @@ def _queue_key(conf: SchedulerConfiguration, key: str, queues: set[str]) -> Lint
     if setting in QUEUE_IGNORED or setting.startswith(QUEUE_FAMILIES) or _IGNORED_LABEL_SETTING.fullmatch(setting):
         return _ignored(conf, key)
     rest = setting.split(".")
-    if len(rest) > 1 and (".".join(rest[1:]) in QUEUE_READ | QUEUE_IGNORED or rest[1] in ("accessible-node-labels", "leaf-queue-template")):
+    if len(rest) > 1 and (
+        ".".join(rest[1:]) in QUEUE_READ | QUEUE_IGNORED or rest[1] in ("accessible-node-labels", "leaf-queue-template")
+    ):
         return None  # a setting of a queue missing from the tree: the queue reader warns about it
     hint = _did_you_mean(setting, QUEUE_READ | QUEUE_IGNORED, lambda w: f"{CAPACITY_PREFIX}{owner}.{w}")
     return _unknown(conf, key, f"setting of queue {owner}", hint)
@@ -193,7 +206,9 @@ def _not_modelled(conf: SchedulerConfiguration) -> list[LintFinding]:
     found = []
     for attribute, key in UNMODELLED_SETTINGS:
         if getattr(conf.preemption, attribute):
-            found.append(LintFinding("not-modelled", key, conf.properties.location(key), _NOT_MODELLED_REASON[attribute]))
+            found.append(
+                LintFinding("not-modelled", key, conf.properties.location(key), _NOT_MODELLED_REASON[attribute])
+            )
     for queue in conf.queues:
         for setting, reason in _QUEUE_FEATURES.items():
             key = f"{CAPACITY_PREFIX}{queue.path}.{setting}"

@@ -34,7 +34,11 @@ def require_step_assertions(case: Mapping[str, Any]) -> None:
     """Raise :func:`nothing_to_check` when neither the case's ``expect`` nor any step's holds
     an upstream assertion (a key that is not explanatory): the Spark families' rule."""
     steps = case.get("steps", [])
-    expects = [case.get("expect")] + [step.get("expect") for step in steps if isinstance(step, dict)] if isinstance(steps, list) else []
+    expects = (
+        [case.get("expect")] + [step.get("expect") for step in steps if isinstance(step, dict)]
+        if isinstance(steps, list)
+        else []
+    )
     if not any(isinstance(expect, dict) and any(not is_explanatory(key) for key in expect) for expect in expects):
         raise nothing_to_check("no expect (of the case or of a step) holds an upstream assertion")
 
@@ -89,7 +93,9 @@ def as_int(value: Any, place: str, minimum: int | None = None, maximum: int = LO
     if isinstance(value, bool) or not isinstance(value, int):
         raise CaseFormatError(place, f"expected an integer, found {describe(value)} {value!r}")
     if value < (LONG_MIN if minimum is None else minimum):
-        raise CaseFormatError(place, f"expected an integer >= {LONG_MIN if minimum is None else minimum}, found {value}")
+        raise CaseFormatError(
+            place, f"expected an integer >= {LONG_MIN if minimum is None else minimum}, found {value}"
+        )
     if value > maximum:
         raise CaseFormatError(place, f"expected an integer <= {maximum}, found {value}")
     return value

@@ -18,16 +18,6 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Protocol
 
-from yarnspec.impl.calculator import CALCULATOR_CLASSES, ResourceCalculator, calculator
-from yarnspec.impl.cluster import Application, ClusterSnapshot, Container, ContainerId
-from yarnspec.impl.config.keys import RESOURCE_CALCULATOR
-from yarnspec.impl.errors import InputError, NotModelled
-from yarnspec.impl.preemption.config import KNOWN_KEYS, PreemptionConfig
-from yarnspec.impl.preemption.ordering import victim_order_of_apps, victim_order_of_containers
-from yarnspec.impl.preemption.policy import edit_schedule
-from yarnspec.impl.preemption.result import EventType, PolicyState, PreemptionEvent, QueueTarget, RoundResult
-from yarnspec.impl.resources import ZERO
-
 from yarnspec.checks.conformance import mockframework, qdata
 from yarnspec.checks.conformance.case_fields import (
     as_bool,
@@ -37,15 +27,24 @@ from yarnspec.checks.conformance.case_fields import (
     as_str,
     child,
     conf_place,
-    nothing_to_check,
     disable_preemption_key,
     intra_queue_disable_key,
+    nothing_to_check,
     ordering_policy_key,
     reject_unknown_keys,
     required,
 )
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 from yarnspec.checks.conformance.parser_asserts import check_parser_asserts, validate_parser_asserts
+from yarnspec.impl.calculator import CALCULATOR_CLASSES, ResourceCalculator, calculator
+from yarnspec.impl.cluster import Application, ClusterSnapshot, Container, ContainerId
+from yarnspec.impl.config.keys import RESOURCE_CALCULATOR
+from yarnspec.impl.errors import InputError, NotModelled
+from yarnspec.impl.preemption.config import KNOWN_KEYS, PreemptionConfig
+from yarnspec.impl.preemption.ordering import victim_order_of_apps, victim_order_of_containers
+from yarnspec.impl.preemption.policy import edit_schedule
+from yarnspec.impl.preemption.result import EventType, PolicyState, PreemptionEvent, QueueTarget, RoundResult
+from yarnspec.impl.resources import ZERO
 
 NOTATIONS = ("qdata", "mockframework", "unit")
 ANY = "any"
@@ -177,7 +176,10 @@ class RoundSpec:
     def asserts_something(self) -> bool:
         """Whether upstream asserts anything here that the runner can check."""
         return bool(
-            any(e.asserted for e in self.expectations) or self.state_asserts or self.parser_asserts or self.sorted_order is not None
+            any(e.asserted for e in self.expectations)
+            or self.state_asserts
+            or self.parser_asserts
+            or self.sorted_order is not None
         )
 
     @property
@@ -200,12 +202,18 @@ class _Report:
             places = ", ".join(place for place, _ in self.prose_only)
             excerpt = self.prose_only[0][1]
             excerpt = excerpt if len(excerpt) <= _EXCERPT else excerpt[: _EXCERPT - 3] + "..."
-            raise Unsupported(f"{places}: upstream asserts only prose here (other_asserts: {excerpt!r}), which the runner cannot check")
+            raise Unsupported(
+                f"{places}: upstream asserts only prose here (other_asserts: {excerpt!r}), which the runner cannot check"
+            )
         if not any(spec.asserts_something for spec in rounds):
-            raise nothing_to_check("no round has an asserted expectation, state assertion, parser assertion or sorted order")
+            raise nothing_to_check(
+                "no round has an asserted expectation, state assertion, parser assertion or sorted order"
+            )
         for spec in rounds:
             if spec.prose is not None:
-                self.warnings.append(f"{spec.place}.other_asserts: prose, not checked (the round's structured assertions were)")
+                self.warnings.append(
+                    f"{spec.place}.other_asserts: prose, not checked (the round's structured assertions were)"
+                )
         return self.warnings
 
 
@@ -238,7 +246,10 @@ def _calculator(case: Mapping[str, Any]) -> ResourceCalculator:
         where = conf_place(RESOURCE_CALCULATOR)
         declared = CALCULATOR_CLASSES.get(as_str(conf[RESOURCE_CALCULATOR], where).strip())
         if declared is None:
-            raise CaseFormatError(where, f"unknown calculator class {conf[RESOURCE_CALCULATOR]!r} (known: {', '.join(CALCULATOR_CLASSES)})")
+            raise CaseFormatError(
+                where,
+                f"unknown calculator class {conf[RESOURCE_CALCULATOR]!r} (known: {', '.join(CALCULATOR_CLASSES)})",
+            )
         if declared != name:
             raise CaseFormatError(where, f"names the {declared} calculator, but resource_calculator says {name!r}")
     return calculator("dominant" if name == "dominant" else "default")
@@ -262,22 +273,37 @@ def _read_round(raw: Any, place: str, notation: str) -> RoundSpec:
         for i, entry in enumerate(as_list(spec.get("expect", []), expect_place))
     )
     state_place = child(place, "state_asserts")
-    state = tuple(_read_state_assertion(entry, child(state_place, i)) for i, entry in enumerate(as_list(spec.get("state_asserts", []), state_place)))
+    state = tuple(
+        _read_state_assertion(entry, child(state_place, i))
+        for i, entry in enumerate(as_list(spec.get("state_asserts", []), state_place))
+    )
     conf_change = as_object(spec.get("conf_change", {}), child(place, "conf_change"))
     rebuild = as_object(spec.get("rebuild", {}), child(place, "rebuild"))
-    new_queues = as_str(spec["update_queues_config"], child(place, "update_queues_config")) if "update_queues_config" in spec else None
+    new_queues = (
+        as_str(spec["update_queues_config"], child(place, "update_queues_config"))
+        if "update_queues_config" in spec
+        else None
+    )
     if (rebuild or new_queues is not None) and notation != "mockframework":
         raise CaseFormatError(place, "rebuild and update_queues_config belong to mockframework cases")
-    parser = validate_parser_asserts(spec["parser_asserts"], child(place, "parser_asserts")) if "parser_asserts" in spec else None
+    parser = (
+        validate_parser_asserts(spec["parser_asserts"], child(place, "parser_asserts"))
+        if "parser_asserts" in spec
+        else None
+    )
     order = None
     if "sorted_order" in spec:
         order_place = child(place, "sorted_order")
-        order = tuple(as_str(v, child(order_place, i)) for i, v in enumerate(as_list(spec["sorted_order"], order_place)))
+        order = tuple(
+            as_str(v, child(order_place, i)) for i, v in enumerate(as_list(spec["sorted_order"], order_place))
+        )
     prose = as_str(spec["other_asserts"], child(place, "other_asserts")) if "other_asserts" in spec else None
     if "phase" in spec:
         as_str(spec["phase"], child(place, "phase"))
     if notation == "unit" and (expectations or state or conf_change or parser is not None):
-        raise CaseFormatError(place, "a unit case runs no policy round: it can only have sorted_order and other_asserts")
+        raise CaseFormatError(
+            place, "a unit case runs no policy round: it can only have sorted_order and other_asserts"
+        )
     if notation != "unit" and order is not None:
         raise CaseFormatError(child(place, "sorted_order"), "sorted_order belongs to unit cases")
     return RoundSpec(place, clock, conf_change, rebuild, new_queues, expectations, state, parser, order, prose)
@@ -293,7 +319,9 @@ def _read_expectation(raw: Any, place: str, notation: str, cumulative: bool) -> 
     if event_name != ANY:
         if event_name not in EventType.__members__:
             known = ", ".join([*EventType.__members__, ANY])
-            raise Unsupported(f"{child(place, 'event')}: event {event_name!r} is not one the model sends (known: {known})")
+            raise Unsupported(
+                f"{child(place, 'event')}: event {event_name!r} is not one the model sends (known: {known})"
+            )
         event = EventType[event_name]
     if ("count" in entry) == ("never" in entry):
         raise CaseFormatError(place, "expected exactly one of 'count' and 'never'")
@@ -324,7 +352,9 @@ def _read_state_assertion(raw: Any, place: str) -> StateAssertion:
     reject_unknown_keys(entry, _STATE_KEYS, place)
     name = as_str(required(entry, "field", place), child(place, "field"))
     if name not in STATE_FIELDS:
-        raise Unsupported(f"{child(place, 'field')}: internal value {name!r} is not checked by this runner (it checks: {', '.join(STATE_FIELDS)})")
+        raise Unsupported(
+            f"{child(place, 'field')}: internal value {name!r} is not checked by this runner (it checks: {', '.join(STATE_FIELDS)})"
+        )
     vcores = as_int(entry["vcores"], child(place, "vcores")) if "vcores" in entry else None
     return StateAssertion(
         place,
@@ -342,7 +372,14 @@ def _read_state_assertion(raw: Any, place: str) -> StateAssertion:
 class _Replay:
     """One qdata or mockframework case in progress."""
 
-    def __init__(self, notation: str, raw_input: Any, conf: Mapping[str, Any], calc: ResourceCalculator, rounds: Sequence[RoundSpec]) -> None:
+    def __init__(
+        self,
+        notation: str,
+        raw_input: Any,
+        conf: Mapping[str, Any],
+        calc: ResourceCalculator,
+        rounds: Sequence[RoundSpec],
+    ) -> None:
         self.notation = notation
         self.raw_input = raw_input
         self.conf: dict[str, Any] = dict(conf)
@@ -400,7 +437,9 @@ class _Replay:
                 self.cluster = self._parse(place=child(spec.place, "update_queues_config"))
             clock = spec.clock_ms if spec.clock_ms is not None else clock
             if spec.parser_asserts:
-                check_parser_asserts(spec.parser_asserts, self.cluster.snapshot, self.calc, child(spec.place, "parser_asserts"))
+                check_parser_asserts(
+                    spec.parser_asserts, self.cluster.snapshot, self.calc, child(spec.place, "parser_asserts")
+                )
             result: RoundResult | None = None
             if spec.runs_policy:
                 result = self._edit_schedule(spec.place, clock, state)
@@ -424,7 +463,9 @@ class _Replay:
         except (InputError, CaseFormatError, Unsupported, ExpectationMismatch):
             raise
         except Exception as exc:  # a crash of the model is this case's failure, not the run's
-            raise ExpectationMismatch(place, "a completed editSchedule round", _crash(exc), "the policy raised") from exc
+            raise ExpectationMismatch(
+                place, "a completed editSchedule round", _crash(exc), "the policy raised"
+            ) from exc
 
     def _check_events(self, expectation: EventExpectation) -> None:
         declared = expectation.declared_app_id
@@ -433,8 +474,12 @@ class _Replay:
                 f"{child(expectation.place, 'app_id')}: the case says {declared}, but {expectation.app_written} is application {expectation.app} (counted as {expectation.app})"
             )
         if expectation.app is not None and expectation.app not in self.known_apps:
-            self.report.warnings.append(f"{expectation.place}: {expectation.app_label} is not in the input, so its count is 0")
-        events: Iterable[tuple[PreemptionEvent, str]] = chain.from_iterable(self.history) if expectation.cumulative else self.history[-1]
+            self.report.warnings.append(
+                f"{expectation.place}: {expectation.app_label} is not in the input, so its count is 0"
+            )
+        events: Iterable[tuple[PreemptionEvent, str]] = (
+            chain.from_iterable(self.history) if expectation.cumulative else self.history[-1]
+        )
         actual = sum(1 for e, queue in events if expectation.matches(e, queue))
         if actual == expectation.count:
             return
@@ -448,7 +493,9 @@ class _Replay:
         snapshot = self.cluster.snapshot
         queue = _resolve_queue(snapshot, assertion.queue, child(assertion.place, "queue"))
         if assertion.partition not in snapshot.partitions:
-            raise CaseFormatError(child(assertion.place, "partition"), f"no partition {assertion.partition!r} in the input")
+            raise CaseFormatError(
+                child(assertion.place, "partition"), f"no partition {assertion.partition!r} in the input"
+            )
         what = f"{assertion.field_name} of {queue} in partition {assertion.partition!r}"
         target = _last_target(result, queue, assertion.partition)
         if target is None:
@@ -463,7 +510,9 @@ class _Replay:
         warning: the case may depend on something the model ignores."""
         queues = self.cluster.snapshot.queues
         read = set(KNOWN_KEYS) | {RESOURCE_CALCULATOR} | {disable_preemption_key(path) for path in queues}
-        read |= {intra_queue_disable_key(path) for path in queues} | {ordering_policy_key(q.name) for q in queues.values()}
+        read |= {intra_queue_disable_key(path) for path in queues} | {
+            ordering_policy_key(q.name) for q in queues.values()
+        }
         for key in self.conf:
             if key not in read:
                 self.report.warnings.append(f"{conf_place(key)}: not read by the model")
@@ -521,7 +570,9 @@ def _run_unit(case: Mapping[str, Any], rounds: Sequence[RoundSpec]) -> list[str]
             raise CaseFormatError(child(spec.place, "sorted_order"), f"names not in the input: {', '.join(unknown)}")
         actual = sort.order(order)
         if actual != list(spec.sorted_order):
-            raise ExpectationMismatch(child(spec.place, "sorted_order"), list(spec.sorted_order), actual, "victim order")
+            raise ExpectationMismatch(
+                child(spec.place, "sorted_order"), list(spec.sorted_order), actual, "victim order"
+            )
     return report.finish(rounds)
 
 
@@ -539,7 +590,9 @@ class _NamedSort:
         return [name_of_key[key] for key in self.sort(names)]
 
 
-def _unit_entries(data: Mapping[str, Any], key: str, fields: Sequence[str], identity: str) -> list[tuple[str, dict[str, int]]]:
+def _unit_entries(
+    data: Mapping[str, Any], key: str, fields: Sequence[str], identity: str
+) -> list[tuple[str, dict[str, int]]]:
     """``[(name, {field: integer})]`` of the ``input.<key>`` list; names are unique, and every
     entry has its ``identity`` field."""
     place = child("input", key)
@@ -563,7 +616,9 @@ def _container_sort(data: Mapping[str, Any]) -> _NamedSort:
         container_id = ContainerId(values.get("app_id", 0), values["container_id"])
         if any(c.container_id == container_id for c in containers.values()):
             raise CaseFormatError(f"input.containers (entry {name!r})", f"container id {container_id} is used twice")
-        containers[name] = Container(container_id, queue="root", node="", resource=ZERO, priority=values.get("priority", 1))
+        containers[name] = Container(
+            container_id, queue="root", node="", resource=ZERO, priority=values.get("priority", 1)
+        )
 
     def sort(names: list[str]) -> list[Any]:
         return [c.container_id for c in victim_order_of_containers([containers[n] for n in names])]
@@ -592,6 +647,7 @@ def _insertion_order(data: Mapping[str, Any], names: list[str]) -> list[str]:
     place = child("input", "insertion_order")
     order = [as_str(v, child(place, i)) for i, v in enumerate(as_list(data["insertion_order"], place))]
     if sorted(order) != sorted(names):
-        raise CaseFormatError(place, f"must list every name exactly once ({', '.join(names)}), found {', '.join(order)}")
+        raise CaseFormatError(
+            place, f"must list every name exactly once ({', '.join(names)}), found {', '.join(order)}"
+        )
     return order
-

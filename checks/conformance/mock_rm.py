@@ -37,20 +37,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from yarnspec.impl.config import getters
-from yarnspec.impl.config.keys import MONITOR_ENABLE, PREEMPTION_MONITORING_INTERVAL
-from yarnspec.impl.errors import InputError, NotModelled
-from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
-from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
-from yarnspec.impl.scheduler.inputs.bounds import Bounds
-from yarnspec.impl.scheduler.monitor.killable import queue_killable
-from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due
-from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
-from yarnspec.impl.scheduler.inputs.specs import ANY, AppSpec, NodeSpec, PartitionSpec, RequestSpec
-from yarnspec.impl.scheduler.state import TrackedContainer, SchedulerState
-from yarnspec.impl.scheduler.world import World, build_world
-
 from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
@@ -64,6 +50,19 @@ from yarnspec.checks.conformance.case_fields import (
     required,
 )
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from yarnspec.impl.config import getters
+from yarnspec.impl.config.keys import MONITOR_ENABLE, PREEMPTION_MONITORING_INTERVAL
+from yarnspec.impl.errors import InputError, NotModelled
+from yarnspec.impl.resources import Resource
+from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
+from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
+from yarnspec.impl.scheduler.inputs.bounds import Bounds
+from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
+from yarnspec.impl.scheduler.inputs.specs import ANY, AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.monitor.killable import queue_killable
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due
+from yarnspec.impl.scheduler.state import SchedulerState, TrackedContainer
+from yarnspec.impl.scheduler.world import World, build_world
 
 _TOP = ("id", "notation", "source", "conf", "nodes", "apps", "steps", "ignored_upstream", "notes", "limits")
 _NODE = ("name", "memory_mb", "vcores", "rack")
@@ -89,10 +88,14 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     """Replay the case; raise :class:`ExpectationMismatch` at the first difference, or
     :class:`Unsupported` when it needs what the model does not have."""
     reject_unknown_keys(case, _TOP, "")
-    conf = {key: _text(value, child("conf", key)) for key, value in as_object(required(case, "conf", ""), "conf").items()}
+    conf = {
+        key: _text(value, child("conf", key)) for key, value in as_object(required(case, "conf", ""), "conf").items()
+    }
     nodes = [_node(raw, child("nodes", i)) for i, raw in enumerate(as_list(required(case, "nodes", ""), "nodes"))]
     node_names = {n.name for n in nodes}
-    apps = [_app(raw, child("apps", i), node_names) for i, raw in enumerate(as_list(required(case, "apps", ""), "apps"))]
+    apps = [
+        _app(raw, child("apps", i), node_names) for i, raw in enumerate(as_list(required(case, "apps", ""), "apps"))
+    ]
     steps = tuple(_step(raw, child("steps", i)) for i, raw in enumerate(as_list(required(case, "steps", ""), "steps")))
     _check_size(case, nodes, steps)
     _check_references(steps, {a.name: len(a.requests) for a in apps}, node_names)
@@ -139,7 +142,13 @@ def _check_size(case: Mapping[str, Any], nodes: Sequence[NodeSpec], steps: Seque
     played = 0
     for step in steps:
         if step["op"] == "ask":
-            _at_most(child(step["place"], "containers"), step["containers"], limits.containers, "containers in one ask", "containers")
+            _at_most(
+                child(step["place"], "containers"),
+                step["containers"],
+                limits.containers,
+                "containers in one ask",
+                "containers",
+            )
             played += step["containers"]
         elif step["op"] == "heartbeat":
             played += step["repeat"] * len(step["nodes"])
@@ -147,7 +156,13 @@ def _check_size(case: Mapping[str, Any], nodes: Sequence[NodeSpec], steps: Seque
             played += step["repeat"] * ROUND_STEPS
         else:
             played += 1
-        where = child(step["place"], "repeat") if "repeat" in step else child(step["place"], "containers") if step["op"] == "ask" else step["place"]
+        where = (
+            child(step["place"], "repeat")
+            if "repeat" in step
+            else child(step["place"], "containers")
+            if step["op"] == "ask"
+            else step["place"]
+        )
         _at_most(where, played, limits.steps, "model steps up to here", "steps")
     _at_most("steps", played * max(len(nodes), 1), limits.work, "node-steps of work (model steps x nodes)", "work")
 
@@ -166,7 +181,7 @@ def _at_most(place: str, estimate: int, limit: int, what: str, key: str) -> None
         raise CaseFormatError(
             place,
             f"the case asks for {estimate:,} {what}, more than the limit of {limit:,}, a replay that would not end "
-            f"(if you mean it, raise it in the case: \"limits\": {{\"{key}\": ...}})",
+            f'(if you mean it, raise it in the case: "limits": {{"{key}": ...}})',
         )
 
 
@@ -200,7 +215,10 @@ def _app(raw: Any, place: str, node_names: set[str]) -> AppSpec:
         as_int(required(entry, "am_mb", place), child(place, "am_mb"), minimum=1),
         as_int(entry.get("am_vcores", 1), child(place, "am_vcores"), minimum=0),
     )
-    requests = tuple(_request(r, child(child(place, "requests"), i)) for i, r in enumerate(as_list(entry.get("requests", []), child(place, "requests"))))
+    requests = tuple(
+        _request(r, child(child(place, "requests"), i))
+        for i, r in enumerate(as_list(entry.get("requests", []), child(place, "requests")))
+    )
     user = as_str(entry.get("user", "user"), child(place, "user"))
     return AppSpec(name, as_str(required(entry, "queue", place), child(place, "queue")), am, requests, user=user)
 
@@ -238,7 +256,9 @@ def _refuse_locality_sets(raw_app: Mapping[str, Any], app: str) -> None:
     for i, request in enumerate(raw_app.get("requests", [])):
         levels = request.get("locality", [])
         if len(levels) > 1:
-            names = ", ".join(f"{level['resource_name']}{'' if level.get('relax', True) else ' (relax false)'}" for level in levels)
+            names = ", ".join(
+                f"{level['resource_name']}{'' if level.get('relax', True) else ' (relax false)'}" for level in levels
+            )
             raise Unsupported(
                 f"request {i + 1} of {app} asks at several locality levels under one scheduler key ({names}): "
                 "the model keeps one resource name per request, has no delay scheduling (node-locality-delay) "
@@ -261,7 +281,10 @@ def _step(raw: Any, place: str) -> Mapping[str, Any]:
             "containers": as_int(required(entry, "containers", place), child(place, "containers"), minimum=0),
         }  # fmt: skip
     if op == "heartbeat":
-        nodes = [as_str(n, child(child(place, "nodes"), i)) for i, n in enumerate(as_list(required(entry, "nodes", place), child(place, "nodes")))]
+        nodes = [
+            as_str(n, child(child(place, "nodes"), i))
+            for i, n in enumerate(as_list(required(entry, "nodes", place), child(place, "nodes")))
+        ]
         return {"op": op, "place": place, "nodes": nodes, "repeat": _repeat(entry, place)}
     if op == "edit_schedule":
         return {"op": op, "place": place, "repeat": _repeat(entry, place)}
@@ -301,7 +324,10 @@ def _expect(entry: Mapping[str, Any], place: str) -> Mapping[str, Any]:
             "includes": as_str(item["includes"], child(where, "includes")) if "includes" in item else None,
         })  # fmt: skip
     checks["killable"] = killable
-    if not any(checks[key] for key in ("live_containers", "unallocated_mb", "preempted_containers", "killable")) and "to_preempt" not in checks:
+    if (
+        not any(checks[key] for key in ("live_containers", "unallocated_mb", "preempted_containers", "killable"))
+        and "to_preempt" not in checks
+    ):
         raise CaseFormatError(place, "an expect step must assert something")
     return checks
 
@@ -320,7 +346,10 @@ def _check_references(steps: Sequence[Mapping[str, Any]], apps: Mapping[str, int
         if "app" in step:
             known(step["app"], apps, "application", child(place, "app"))
         if step["op"] == "ask" and step["request"] > apps[step["app"]]:
-            raise CaseFormatError(child(place, "request"), f"{step['app']} has {apps[step['app']]} request(s), found request {step['request']}")
+            raise CaseFormatError(
+                child(place, "request"),
+                f"{step['app']} has {apps[step['app']]} request(s), found request {step['request']}",
+            )
         for node in [step["node"]] if "node" in step else step.get("nodes", []):
             known(node, nodes, "node", child(place, "node" if "node" in step else "nodes"))
         if step["op"] == "remember_killable":
@@ -336,15 +365,24 @@ def _check_references(steps: Sequence[Mapping[str, Any]], apps: Mapping[str, int
                 known(item["includes"], remembered, "remembered killable set", child(item["place"], "includes"))
 
 
-def _world(conf: Mapping[str, str], nodes: list[NodeSpec], apps: list[AppSpec], steps: Sequence[Mapping[str, Any]]) -> World:
+def _world(
+    conf: Mapping[str, str], nodes: list[NodeSpec], apps: list[AppSpec], steps: Sequence[Mapping[str, Any]]
+) -> World:
     """The world of the case: one tick is the monitoring interval, and the bounds let every
     step happen (asks up to the largest count, container ids and time without a limit that a
     test could reach)."""
-    interval = getters.get_long(conf.get(PREEMPTION_MONITORING_INTERVAL, str(DEFAULT_INTERVAL_MS)))  # Configuration.getLong: 0x400 too
+    interval = getters.get_long(
+        conf.get(PREEMPTION_MONITORING_INTERVAL, str(DEFAULT_INTERVAL_MS))
+    )  # Configuration.getLong: 0x400 too
     if interval is None:
-        raise CaseFormatError(child("conf", PREEMPTION_MONITORING_INTERVAL), f"expected a whole number of milliseconds (a Java long, decimal or 0x hexadecimal), found {conf[PREEMPTION_MONITORING_INTERVAL]!r}")
+        raise CaseFormatError(
+            child("conf", PREEMPTION_MONITORING_INTERVAL),
+            f"expected a whole number of milliseconds (a Java long, decimal or 0x hexadecimal), found {conf[PREEMPTION_MONITORING_INTERVAL]!r}",
+        )
     most = max([s["containers"] for s in steps if s["op"] == "ask"] + [1])
-    bounds = Bounds(max_clock_ms=10**12, tick_ms=max(interval, 1), max_ask=most, max_containers=100_000, node_churn=False)
+    bounds = Bounds(
+        max_clock_ms=10**12, tick_ms=max(interval, 1), max_ask=most, max_containers=100_000, node_churn=False
+    )
     try:
         return build_world(configuration_from_properties(dict(conf)), [PartitionSpec("")], nodes, apps, bounds=bounds)
     except InputError as exc:
@@ -401,7 +439,9 @@ class _Replay:
             return
         index = self._node(node)
         if heartbeat_proposal(self.world, self.state, index) is not None:
-            raise CaseFormatError(place, f"heartbeat({node}) proposes an allocation the model's bounds do not let it commit")
+            raise CaseFormatError(
+                place, f"heartbeat({node}) proposes an allocation the model's bounds do not let it commit"
+            )
 
     # -- steps
 
@@ -414,7 +454,9 @@ class _Replay:
         am = self.state.container(app_state.am_container) if app_state is not None else None
         if am is None or am.node != self._node(step["node"]):
             where = "not allocated" if am is None else f"on {self.world.nodes[am.node].name}"
-            raise ExpectationMismatch(step["place"], f"AM of {step['app']} allocated on {step['node']}", where, "launchAndRegisterAM")
+            raise ExpectationMismatch(
+                step["place"], f"AM of {step['app']} allocated on {step['node']}", where, "launchAndRegisterAM"
+            )
         self._take(f"launch(c{am.cid})")
 
     def _ask(self, step: Mapping[str, Any]) -> None:
@@ -443,7 +485,9 @@ class _Replay:
             self._scheduler_step("monitor")
 
     def _remember_killable(self, step: Mapping[str, Any]) -> None:
-        self.remembered[step["as"]] = frozenset(c.cid for c in self._killable(step["queue"], child(step["place"], "queue")))
+        self.remembered[step["as"]] = frozenset(
+            c.cid for c in self._killable(step["queue"], child(step["place"], "queue"))
+        )
 
     def _expect(self, step: Mapping[str, Any]) -> None:
         place = step["place"]
@@ -457,10 +501,20 @@ class _Replay:
         for item in step["killable"]:
             self._check_killable(item)
         if "to_preempt" in step:
-            _compare(child(place, "to_preempt"), step["to_preempt"], len(self.state.marks), "the policy's containers to preempt")
+            _compare(
+                child(place, "to_preempt"),
+                step["to_preempt"],
+                len(self.state.marks),
+                "the policy's containers to preempt",
+            )
         for queue, wanted in step["preempted_containers"].items():
             index = self._queue(queue, child(child(place, "preempted_containers"), queue))
-            _compare(child(child(place, "preempted_containers"), queue), wanted, self.preempted.get(index, 0), f"preempted containers of {queue}")
+            _compare(
+                child(child(place, "preempted_containers"), queue),
+                wanted,
+                self.preempted.get(index, 0),
+                f"preempted containers of {queue}",
+            )
 
     def _check_killable(self, item: Mapping[str, Any]) -> None:
         place = item["place"]
@@ -471,7 +525,12 @@ class _Replay:
             _compare(child(place, "first_app"), item["first_app"], first, "application of the first killable container")
         if item["includes"] is not None:
             missing = sorted(self.remembered[item["includes"]] - {c.cid for c in found})
-            _compare(child(place, "includes"), [], [f"c{cid}" for cid in missing], f"containers of {item['includes']!r} no longer killable")
+            _compare(
+                child(place, "includes"),
+                [],
+                [f"c{cid}" for cid in missing],
+                f"containers of {item['includes']!r} no longer killable",
+            )
 
     # -- names
 

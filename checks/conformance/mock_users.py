@@ -17,17 +17,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from yarnspec.checks.conformance.case_fields import as_str, child
+from yarnspec.checks.conformance.outcome import CaseFormatError
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import DEFAULT_PARTITION, Application, Partition, Queue
 from yarnspec.impl.resources import Resource, ResourceTypes, f32, java_long
 
-from yarnspec.checks.conformance.case_fields import as_str, child
-from yarnspec.checks.conformance.outcome import CaseFormatError
-
 _EPSILON = f32(1e-6)
 
 
-def user_limit_stubs(data: Mapping[str, Any], prefix: str, types: ResourceTypes, queues: Sequence[Queue], place: str) -> dict[str, Resource]:
+def user_limit_stubs(
+    data: Mapping[str, Any], prefix: str, types: ResourceTypes, queues: Sequence[Queue], place: str
+) -> dict[str, Resource]:
     """Leaf path -> stubbed limit, from the ``<prefix><queue>`` keys of the input (the value's
     first word is the resource, the rest a comment)."""
     from yarnspec.checks.conformance.mockframework import parse_resource  # the notation's resource syntax

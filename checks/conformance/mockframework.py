@@ -15,20 +15,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from yarnspec.impl.cluster import (
-    ROOT,
-    Application,
-    ClusterSnapshot,
-    Container,
-    ContainerId,
-    Node,
-    Partition,
-    Queue,
-    QueuePartition,
-)
-from yarnspec.impl.calculator import ResourceCalculator, calculator
-from yarnspec.impl.resources import MEMORY, VCORES, ZERO, Resource, ResourceTypes
-
 from yarnspec.checks.conformance.case_fields import (
     as_list,
     as_object,
@@ -43,6 +29,19 @@ from yarnspec.checks.conformance.case_fields import (
 )
 from yarnspec.checks.conformance.mock_users import user_limit_stubs, with_user_limits
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
+from yarnspec.impl.calculator import ResourceCalculator, calculator
+from yarnspec.impl.cluster import (
+    ROOT,
+    Application,
+    ClusterSnapshot,
+    Container,
+    ContainerId,
+    Node,
+    Partition,
+    Queue,
+    QueuePartition,
+)
+from yarnspec.impl.resources import MEMORY, VCORES, ZERO, Resource, ResourceTypes
 
 #: Java's ``int`` (a priority), and the most containers a case may expand to.
 INT_RANGE = (-(2**31), 2**31 - 1)
@@ -56,7 +55,9 @@ USER_LIMIT_STUB_PREFIX = "user_limit_stub_for_"
 #: The harness's ``getMinimumAllocation`` of every leaf queue.
 HARNESS_MINIMUM_ALLOCATION = Resource.of(1, 1)
 
-_QUEUE_EXPRESSION = re.compile(r"(?P<dashes>-*)(?P<name>[^\s(){}\[\],;=.\-][^\s(){}\[\],;=.]*)\((?P<partitions>.*?)\)(?:\{(?P<options>.*)\})?")
+_QUEUE_EXPRESSION = re.compile(
+    r"(?P<dashes>-*)(?P<name>[^\s(){}\[\],;=.\-][^\s(){}\[\],;=.]*)\((?P<partitions>.*?)\)(?:\{(?P<options>.*)\})?"
+)
 _PARTITION_ENTRY = re.compile(r"\s*(?P<label>[^\s=\[\],]*)\s*=\s*\[(?P<values>[^\[\]]*)\]\s*")
 _SPEC = re.compile(r"\(([^()]*)\)")
 
@@ -103,7 +104,9 @@ def resource_types(data: Mapping[str, Any], place: str) -> ResourceTypes:
         extra = []
         for i, entry in enumerate(as_list(data["extra_resource_types"], where)):
             entry_place = child(where, i)
-            extra.append(as_str(required(as_object(entry, entry_place), "name", entry_place), child(entry_place, "name")))
+            extra.append(
+                as_str(required(as_object(entry, entry_place), "name", entry_place), child(entry_place, "name"))
+            )
         if names is not None and tuple(extra) != names:
             raise CaseFormatError(where, f"names {extra} differ from resource_types {list(names)}")
         names = tuple(extra)
@@ -143,11 +146,15 @@ def parse_mockframework(
     partitions = _partitions(_Expressions("labelsConfig", texts["labelsConfig"], place), types)
     nodes = _nodes(_Expressions("nodesConfig", texts["nodesConfig"], place), types, partitions)
     queues = _queues(_Expressions("queuesConfig", texts["queuesConfig"], place), types, partitions, conf)
-    apps, containers, tokens, percent = _apps(_Expressions("appsConfig", texts["appsConfig"], place), types, partitions, nodes, queues)
+    apps, containers, tokens, percent = _apps(
+        _Expressions("appsConfig", texts["appsConfig"], place), types, partitions, nodes, queues
+    )
     stubs = user_limit_stubs(data, USER_LIMIT_STUB_PREFIX, types, queues, place)
     queues = with_user_limits(queues, apps, partitions, percent, stubs, calc or calculator("default"))
     try:
-        snapshot = ClusterSnapshot.create(list(partitions.values()), list(nodes.values()), queues, apps, containers, types)
+        snapshot = ClusterSnapshot.create(
+            list(partitions.values()), list(nodes.values()), queues, apps, containers, types
+        )
     except ValueError as exc:
         raise CaseFormatError(place, str(exc)) from None
     return MockCluster(snapshot, MappingProxyType(tokens))
@@ -173,7 +180,9 @@ def _partitions(exprs: _Expressions, types: ResourceTypes) -> dict[str, Partitio
             raise exprs.error(index, text, f"partition {name!r} is defined twice")
         if exclusive.strip().lower() not in ("true", "false"):
             raise exprs.error(index, text, f"exclusivity must be true or false, found {exclusive.strip()!r}")
-        found[name] = Partition(name, _resource(exprs, index, text, resource, types), exclusive.strip().lower() == "true")
+        found[name] = Partition(
+            name, _resource(exprs, index, text, resource, types), exclusive.strip().lower() == "true"
+        )
     if not found:
         raise CaseFormatError(exprs.place, "no partition defined")
     return found
@@ -217,7 +226,9 @@ class _QueueLine:
 _QUEUE_OPTIONS = ("priority", "disable_preemption")
 
 
-def _queues(exprs: _Expressions, types: ResourceTypes, partitions: Mapping[str, Partition], conf: Mapping[str, Any]) -> list[Queue]:
+def _queues(
+    exprs: _Expressions, types: ResourceTypes, partitions: Mapping[str, Partition], conf: Mapping[str, Any]
+) -> list[Queue]:
     """C.3: the tree by depth of leading dashes; per partition ``[g m u pd (r)]``; options."""
     lines = [_queue_line(exprs, index, text, types, partitions) for index, text in exprs.items]
     if not lines:
@@ -274,7 +285,9 @@ def _is_leaf(lines: Sequence[_QueueLine], position: int) -> bool:
     return True
 
 
-def _queue_line(exprs: _Expressions, index: int, text: str, types: ResourceTypes, partitions: Mapping[str, Partition]) -> _QueueLine:
+def _queue_line(
+    exprs: _Expressions, index: int, text: str, types: ResourceTypes, partitions: Mapping[str, Partition]
+) -> _QueueLine:
     match = _QUEUE_EXPRESSION.fullmatch(text)
     if match is None:
         raise exprs.error(index, text, "expected '-...name(partition=[g m u pd (r)],...){key=value,...}'")
@@ -284,7 +297,9 @@ def _queue_line(exprs: _Expressions, index: int, text: str, types: ResourceTypes
     while body.strip() and position <= len(body):
         entry = _PARTITION_ENTRY.match(body, position)
         if entry is None:
-            raise exprs.error(index, text, f"cannot read partition entry at {body[position:]!r}: expected 'label=[g m u pd (r)]'")
+            raise exprs.error(
+                index, text, f"cannot read partition entry at {body[position:]!r}: expected 'label=[g m u pd (r)]'"
+            )
         label = entry["label"]
         if label not in partitions:
             raise exprs.error(index, text, f"partition {label!r} is not in labelsConfig")
@@ -297,15 +312,28 @@ def _queue_line(exprs: _Expressions, index: int, text: str, types: ResourceTypes
         if body[position] != ",":
             raise exprs.error(index, text, f"expected ',' between partition entries at {body[position:]!r}")
         position += 1
-    return _QueueLine(index, text, len(match["dashes"]), match["name"], MappingProxyType(figures), _queue_options(exprs, index, text, match["options"]))
+    return _QueueLine(
+        index,
+        text,
+        len(match["dashes"]),
+        match["name"],
+        MappingProxyType(figures),
+        _queue_options(exprs, index, text, match["options"]),
+    )
 
 
-def _queue_figures(exprs: _Expressions, index: int, text: str, values: str, label: str, types: ResourceTypes) -> QueuePartition:
+def _queue_figures(
+    exprs: _Expressions, index: int, text: str, values: str, label: str, types: ResourceTypes
+) -> QueuePartition:
     """``[g m u pd (r)]``: guaranteed, maximum, used, pending, optional reserved. Pending net of
     reserved is ``pd - r`` without clamping at 0 (C.3)."""
     raw = values.split()
     if len(raw) not in (4, 5):
-        raise exprs.error(index, text, f"partition {label!r}: expected 4 or 5 resources [guaranteed max used pending (reserved)], found {len(raw)}")
+        raise exprs.error(
+            index,
+            text,
+            f"partition {label!r}: expected 4 or 5 resources [guaranteed max used pending (reserved)], found {len(raw)}",
+        )
     guaranteed, maximum, used, pending, *rest = (_resource(exprs, index, text, r, types) for r in raw)
     reserved = rest[0] if rest else ZERO
     return QueuePartition(guaranteed, maximum, used, pending, pending - reserved, reserved)
@@ -319,7 +347,9 @@ def _queue_options(exprs: _Expressions, index: int, text: str, raw: str | None) 
         if not equals:
             raise exprs.error(index, text, f"option {item!r}: expected key=value")
         if key not in _QUEUE_OPTIONS:
-            raise Unsupported(f"{exprs.place}: expression {index} {text!r}: queue option {key!r} is not read by this runner (it reads {', '.join(_QUEUE_OPTIONS)})")
+            raise Unsupported(
+                f"{exprs.place}: expression {index} {text!r}: queue option {key!r} is not read by this runner (it reads {', '.join(_QUEUE_OPTIONS)})"
+            )
         if key == "priority" and whole_number_text(value, *INT_RANGE) is None:
             raise exprs.error(index, text, f"priority must be an integer, found {value!r}")
         if key == "disable_preemption":
@@ -332,7 +362,11 @@ def _queue_options(exprs: _Expressions, index: int, text: str, raw: str | None) 
 
 def _resolve_queue(exprs: _Expressions, index: int, text: str, token: str, queues: Sequence[Queue]) -> Queue:
     """C.4: the queue token is a path (``root.a``) or a short name (``a``) that must be unique."""
-    matches = [q for q in queues if q.path == token] if "." in token or token == ROOT else [q for q in queues if q.name == token]
+    matches = (
+        [q for q in queues if q.path == token]
+        if "." in token or token == ROOT
+        else [q for q in queues if q.name == token]
+    )
     if not matches:
         raise exprs.error(index, text, f"no queue {token!r} in queuesConfig")
     if len(matches) > 1:
@@ -364,10 +398,16 @@ def _apps(
         specs, _, third = specs.partition("\t")
         third, fourth_tab, fourth = third.partition("\t")
         if "\t" in fourth:
-            raise exprs.error(index, text, "expected at most four TAB-separated fields: queue, specs, percent, schedulable")
+            raise exprs.error(
+                index, text, "expected at most four TAB-separated fields: queue, specs, percent, schedulable"
+            )
         if third.strip() and percent is None:
             if not third.strip().isdigit() or int(third) == 0:
-                raise exprs.error(index, text, f"the user-limit percent after the second TAB must be a whole number > 0, found {third.strip()!r}")
+                raise exprs.error(
+                    index,
+                    text,
+                    f"the user-limit percent after the second TAB must be a whole number > 0, found {third.strip()!r}",
+                )
             percent = int(third)
         schedulable = _schedulable(exprs, index, text, third, fourth) if fourth_tab else True
         token = token.strip()
@@ -375,7 +415,9 @@ def _apps(
             raise exprs.error(index, text, "expected the queue, a TAB, then '(spec)(spec)...'")
         queue = _resolve_queue(exprs, index, text, token, queues)
         if not re.fullmatch(r"(\([^()]*\))+", specs.strip()):
-            raise exprs.error(index, text, "expected one or more '(priority,resource,host,label,repeat,reserved[,pending[,user]])'")
+            raise exprs.error(
+                index, text, "expected one or more '(priority,resource,host,label,repeat,reserved[,pending[,user]])'"
+            )
         app_id = len(apps) + 1
         priority = 0
         user = "user"
@@ -417,7 +459,9 @@ def _schedulable(exprs: _Expressions, index: int, text: str, percent: str, flag:
         raise exprs.error(index, text, "the schedulable flag after the third TAB needs a user-limit percent before it")
     value = flag.strip().lower()
     if value not in ("true", "false"):
-        raise exprs.error(index, text, f"the schedulable flag after the third TAB must be true or false, found {flag.strip()!r}")
+        raise exprs.error(
+            index, text, f"the schedulable flag after the third TAB must be true or false, found {flag.strip()!r}"
+        )
     return value == "true"
 
 
@@ -451,7 +495,9 @@ class _ContainerSpec:
             return exprs.error(index, text, f"container spec ({spec}): {message}")
 
         if not 6 <= len(fields) <= 8:
-            raise fault(f"expected 6 to 8 fields (priority,resource,host,label,repeat,reserved[,pending[,user]]), found {len(fields)}")
+            raise fault(
+                f"expected 6 to 8 fields (priority,resource,host,label,repeat,reserved[,pending[,user]]), found {len(fields)}"
+            )
         priority, resource, host, label, repeat, reserved = fields[:6]
         if whole_number_text(priority, *INT_RANGE) is None:
             raise fault(f"priority must be an integer (a Java int), found {priority!r}")
@@ -470,4 +516,3 @@ class _ContainerSpec:
             raise fault(str(exc)) from None
         user = fields[7] if len(fields) > 7 and fields[7] else None
         return _ContainerSpec(int(priority), size, host, label, int(repeat), reserved.lower() == "true", user, pending)
-

@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from yarnspec.checks.validate.reference import NodeSorting, RefusedInput
-
 from yarnspec.checks.conformance.case_fields import LONG_MAX, LONG_MIN, is_explanatory, nothing_to_check
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
+from yarnspec.checks.validate.reference import NodeSorting, RefusedInput
 
 KIND = "node-sorting"
 TOP_KEYS = frozenset({"id", "kind", "source", "input", "expect", "description", "title"})

@@ -14,11 +14,20 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from yarnspec.checks.conformance.case_fields import (
+    as_bool,
+    as_int,
+    as_list,
+    as_number,
+    as_object,
+    child,
+    quoted,
+    reject_unknown_keys,
+    required,
+)
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ClusterSnapshot, Container, Queue, QueuePartition
-
-from yarnspec.checks.conformance.case_fields import as_bool, as_int, as_list, as_number, as_object, child, quoted, reject_unknown_keys, required
-from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
 TOLERANCE_KEY = "abs_capacities_tolerance"
 #: Used when a case gives no tolerance: Hadoop holds capacities as single-precision floats.
@@ -83,9 +92,17 @@ def _abs_capacities(place: str, expected: Any, facts: _Facts) -> None:
                 raise CaseFormatError(at, f"expected [guaranteed, max, used], found {len(values)} values")
             figures = facts.partition(queue, label, at)
             whole = facts.snapshot.partitions[label].resource
-            for i, (name, amount) in enumerate((("guaranteed", figures.guaranteed), ("max", figures.maximum), ("used", figures.used))):
+            for i, (name, amount) in enumerate(
+                (("guaranteed", figures.guaranteed), ("max", figures.maximum), ("used", figures.used))
+            ):
                 share = 0.0 if whole.is_zero() else facts.calc.divide(whole, amount, whole)
-                _same(child(at, i), as_number(values[i], child(at, i)), share, f"absolute {name} capacity of {queue.path} in {label!r}", facts.tolerance)
+                _same(
+                    child(at, i),
+                    as_number(values[i], child(at, i)),
+                    share,
+                    f"absolute {name} capacity of {queue.path} in {label!r}",
+                    facts.tolerance,
+                )
 
         _per_partition(where, per_partition, check_partition)
 
@@ -115,7 +132,12 @@ def _queue_priority(place: str, expected: Any, facts: _Facts) -> None:
 
 def _preemption_disabled(place: str, expected: Any, facts: _Facts) -> None:
     """``{queue: true|false}``."""
-    _per_queue(place, expected, facts, lambda at, q, v: _same(at, as_bool(v, at), q.preemption_disabled, f"preemption disabled for {q.path}"))
+    _per_queue(
+        place,
+        expected,
+        facts,
+        lambda at, q, v: _same(at, as_bool(v, at), q.preemption_disabled, f"preemption disabled for {q.path}"),
+    )
 
 
 def _ignore_exclusivity(place: str, expected: Any, facts: _Facts) -> None:
@@ -137,7 +159,14 @@ def _ignore_exclusivity(place: str, expected: Any, facts: _Facts) -> None:
 
 def _apps_per_queue(place: str, expected: Any, facts: _Facts) -> None:
     """``{queue: number of applications}``."""
-    _per_queue(place, expected, facts, lambda at, q, v: _same(at, as_int(v, at), len(facts.snapshot.apps_by_queue.get(q.path, ())), f"applications in {q.path}"))
+    _per_queue(
+        place,
+        expected,
+        facts,
+        lambda at, q, v: _same(
+            at, as_int(v, at), len(facts.snapshot.apps_by_queue.get(q.path, ())), f"applications in {q.path}"
+        ),
+    )
 
 
 _APP_CONTAINER_KEYS = ("app", "live", "reserved", "on_node")
@@ -152,11 +181,18 @@ def _app_containers(place: str, expected: Any, facts: _Facts) -> None:
         app_id = as_int(required(entry, "app", where), child(where, "app"))
         containers = facts.snapshot.containers_by_app.get(app_id, ())
         if app_id not in facts.snapshot.apps:
-            raise ExpectationMismatch(child(where, "app"), f"application {app_id}", "no such application in the parse", "application")
+            raise ExpectationMismatch(
+                child(where, "app"), f"application {app_id}", "no such application in the parse", "application"
+            )
         for key, reserved in (("live", False), ("reserved", True)):
             if key in entry:
                 count = sum(1 for c in containers if c.reserved == reserved)
-                _same(child(where, key), as_int(entry[key], child(where, key)), count, f"{key} containers of application {app_id}")
+                _same(
+                    child(where, key),
+                    as_int(entry[key], child(where, key)),
+                    count,
+                    f"{key} containers of application {app_id}",
+                )
         if "on_node" in entry:
             for node, value in as_object(entry["on_node"], child(where, "on_node")).items():
                 at = quoted(child(where, "on_node"), node)
@@ -213,7 +249,9 @@ def validate_parser_asserts(raw: Any, place: str) -> Mapping[str, Any]:
     for key in asserts:
         if key != TOLERANCE_KEY and key not in PARSER_FACTS:
             known = ", ".join(sorted([*PARSER_FACTS, TOLERANCE_KEY]))
-            raise Unsupported(f"{child(place, key)}: parser assertion {key!r} is not checked by this runner (it checks: {known})")
+            raise Unsupported(
+                f"{child(place, key)}: parser assertion {key!r} is not checked by this runner (it checks: {known})"
+            )
     if TOLERANCE_KEY in asserts:
         tolerance = as_number(asserts[TOLERANCE_KEY], child(place, TOLERANCE_KEY))
         if tolerance < 0:
@@ -221,7 +259,9 @@ def validate_parser_asserts(raw: Any, place: str) -> Mapping[str, Any]:
     return asserts
 
 
-def check_parser_asserts(asserts: Mapping[str, Any], snapshot: ClusterSnapshot, calc: ResourceCalculator, place: str) -> None:
+def check_parser_asserts(
+    asserts: Mapping[str, Any], snapshot: ClusterSnapshot, calc: ResourceCalculator, place: str
+) -> None:
     """Check every fact in ``asserts`` (validated by :func:`validate_parser_asserts`) in order."""
     tolerance = float(asserts.get(TOLERANCE_KEY, DEFAULT_TOLERANCE))
     facts = _Facts(snapshot, calc, tolerance)

@@ -14,21 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from yarnspec.impl.calculator import ResourceCalculator
-from yarnspec.impl.cluster import (
-    DEFAULT_PARTITION,
-    ROOT,
-    Application,
-    ClusterSnapshot,
-    Container,
-    ContainerId,
-    Node,
-    Partition,
-    Queue,
-    QueuePartition,
-)
-from yarnspec.impl.resources import ZERO, Resource, total
-
 from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
@@ -44,6 +29,20 @@ from yarnspec.checks.conformance.case_fields import (
     whole_number_text,
 )
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
+from yarnspec.impl.calculator import ResourceCalculator
+from yarnspec.impl.cluster import (
+    DEFAULT_PARTITION,
+    ROOT,
+    Application,
+    ClusterSnapshot,
+    Container,
+    ContainerId,
+    Node,
+    Partition,
+    Queue,
+    QueuePartition,
+)
+from yarnspec.impl.resources import ZERO, Resource, total
 
 #: Rows holding amounts (each becomes a resource) and rows holding counts.
 QUANTITY_ROWS = ("abs", "maxCap", "used", "pending", "reserved", "gran")
@@ -64,7 +63,15 @@ RESOURCE_STRINGS = "qdata-with-resource-strings"
 MAX_CONTAINERS = 100_000
 MAX_APPS = 10_000
 
-_INPUT_KEYS = ("rows", "int_rows", "resource_rows", "variant", "set_am_container", "max_am_resource_percent", "extra_queue")
+_INPUT_KEYS = (
+    "rows",
+    "int_rows",
+    "resource_rows",
+    "variant",
+    "set_am_container",
+    "max_am_resource_percent",
+    "extra_queue",
+)
 _EXTRA_QUEUE_KEYS = ("path", "kind", "effective_min", "effective_max", "used", "reserved", "pending")
 
 
@@ -160,13 +167,17 @@ def parse_qdata(data: Any, conf: Mapping[str, Any], calc: ResourceCalculator, pl
         app_count = as_int(rows["apps"].values[col], rows["apps"].cell(col), minimum=0, maximum=MAX_APPS)
         if leaves[col]:
             for _ in range(app_count):
-                q_app, app_containers = _lay_out_app(next_app, app_count, paths[col], col, rows, quantities, cluster, calc, set_am)
+                q_app, app_containers = _lay_out_app(
+                    next_app, app_count, paths[col], col, rows, quantities, cluster, calc, set_am
+                )
                 col_apps.append(q_app)
                 apps.append(Application(next_app, paths[col]))
                 containers.extend(app_containers)
                 next_app += 1
                 if len(containers) > MAX_CONTAINERS:
-                    raise CaseFormatError(rows["gran"].cell(col), f"the case expands to more than {MAX_CONTAINERS} containers")
+                    raise CaseFormatError(
+                        rows["gran"].cell(col), f"the case expands to more than {MAX_CONTAINERS} containers"
+                    )
         parent_col = parents[col]
         parent = None if parent_col is None else paths[parent_col]
         columns.append(QColumn(col, column_name(col), paths[col], parent, leaves[col], tuple(col_apps)))
@@ -200,7 +211,9 @@ def _read_rows(data: Mapping[str, Any], place: str) -> dict[str, _Row]:
     ``int_rows`` and ``resource_rows`` (B.5); each row exactly once, all the same length."""
     variant = data.get("variant")
     if variant is not None and variant != RESOURCE_STRINGS:
-        raise Unsupported(f"{child(place, 'variant')}: qdata variant {variant!r} is not read by this runner (it reads {RESOURCE_STRINGS!r})")
+        raise Unsupported(
+            f"{child(place, 'variant')}: qdata variant {variant!r} is not read by this runner (it reads {RESOURCE_STRINGS!r})"
+        )
     sources = ("int_rows", "resource_rows") if variant == RESOURCE_STRINGS else ("rows",)
     for other in ("rows", "int_rows", "resource_rows"):
         if other in data and other not in sources:
@@ -253,7 +266,10 @@ def _check_amounts(rows: dict[str, _Row], quantities: dict[str, list[Resource]],
         size = quantities["gran"][col]
         needs_containers = not (quantities["used"][col].is_zero() and quantities["reserved"][col].is_zero())
         if needs_containers and (any(v < 0 for v in size.values) or all(v == 0 for v in size.values)):
-            raise CaseFormatError(rows["gran"].cell(col), f"a leaf that uses or reserves resources needs a positive container size, found {size}")
+            raise CaseFormatError(
+                rows["gran"].cell(col),
+                f"a leaf that uses or reserves resources needs a positive container size, found {size}",
+            )
 
 
 def _parents(subqueues: _Row, place: str) -> list[int | None]:
@@ -266,7 +282,9 @@ def _parents(subqueues: _Row, place: str) -> list[int | None]:
     parents: list[int | None] = [None]
     for col in range(1, len(counts)):
         if not stack:
-            raise CaseFormatError(subqueues.place, f"column {col} has no parent: the counts declare fewer queues than there are columns")
+            raise CaseFormatError(
+                subqueues.place, f"column {col} has no parent: the counts declare fewer queues than there are columns"
+            )
         parents.append(stack.pop())
         stack.extend([col] * counts[col])
     if stack:
@@ -319,7 +337,9 @@ def _lay_out_app(
     numbers: dict[bool, list[int]] = {True: [], False: []}
     expected = sum(_containers_for(amount, size) for amount in (reserved, used))
     if expected > MAX_CONTAINERS:
-        raise CaseFormatError(rows["gran"].cell(col), f"container size {size} expands to more than {MAX_CONTAINERS} containers")
+        raise CaseFormatError(
+            rows["gran"].cell(col), f"container size {size} expands to more than {MAX_CONTAINERS} containers"
+        )
     for is_reserved, amount in ((True, reserved), (False, used)):
         running = ZERO
         while calc.less(cluster, running, amount):
@@ -339,7 +359,9 @@ def _lay_out_app(
             numbers[is_reserved].append(number)
             running = running + size
             if len(containers) > MAX_CONTAINERS:
-                raise CaseFormatError(rows["gran"].cell(col), f"container size {size} expands to more than {MAX_CONTAINERS} containers")
+                raise CaseFormatError(
+                    rows["gran"].cell(col), f"container size {size} expands to more than {MAX_CONTAINERS} containers"
+                )
     live = tuple(numbers[False])
     am_number = live[0] if set_am and live else None
     q_app = QApp(app_id, constant_of_app_id(app_id), used, reserved, size, tuple(numbers[True]), live, am_number)
@@ -435,7 +457,14 @@ def _with_extra_queue(queues: list[Queue], raw: Any, conf: Mapping[str, Any], pl
         pending_net_reserved=(pending - reserved).clamp_min_zero(),
         reserved=reserved,
     )
-    extra = Queue(path, parent_path, (), leaf=False, partitions={DEFAULT_PARTITION: figures}, preemption_disabled=inherited_disable_preemption(conf, path))
+    extra = Queue(
+        path,
+        parent_path,
+        (),
+        leaf=False,
+        partitions={DEFAULT_PARTITION: figures},
+        preemption_disabled=inherited_disable_preemption(conf, path),
+    )
     updated = replace(by_path[parent_path], children=by_path[parent_path].children + (path,))
     return [updated if q.path == parent_path else q for q in queues] + [extra]
 
@@ -516,7 +545,12 @@ def _compare_queues(found: list[str], parsed: QDataCluster, raw: Any, place: str
             found.append(f"{where}: no column {col!r} in the parse; not compared")
             continue
         column = parsed.columns[col]
-        for key, value in (("name", column.name), ("path", column.path), ("parent", column.parent), ("leaf", column.leaf)):
+        for key, value in (
+            ("name", column.name),
+            ("path", column.path),
+            ("parent", column.parent),
+            ("leaf", column.leaf),
+        ):
             _compare(found, child(where, key), entry, key, value)
         if "apps" in entry:
             _compare_apps(found, column, entry["apps"], child(where, "apps"))
@@ -542,7 +576,11 @@ def _compare_apps(found: list[str], column: QColumn, raw: Any, place: str) -> No
         }
         for key, value in plain.items():
             _compare(found, child(where, key), entry, key, value)
-        for key, amount in (("used_per_app", app.used_per_app), ("reserved_per_app", app.reserved_per_app), ("container_size", app.container_size)):
+        for key, amount in (
+            ("used_per_app", app.used_per_app),
+            ("reserved_per_app", app.reserved_per_app),
+            ("container_size", app.container_size),
+        ):
             if key in entry and not _same_amount(entry[key], amount):
                 found.append(_message(child(where, key), entry[key], str(amount)))
         ids = entry.get("container_ids")

@@ -18,11 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from yarnspec.checks.conformance.case_fields import describe
+from yarnspec.checks.conformance.outcome import (
+    CaseFormatError,
+    CaseOutcome,
+    CaseVerdict,
+    ExpectationMismatch,
+    Unsupported,
+)
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import path_kind_fault, read_json, shown_name
-
-from yarnspec.checks.conformance.case_fields import describe
-from yarnspec.checks.conformance.outcome import CaseFormatError, CaseOutcome, ExpectationMismatch, Unsupported, CaseVerdict
 
 RunCase = Callable[[Mapping[str, Any]], Sequence[str]]
 
@@ -124,7 +129,9 @@ def _walk(folder: Path, skipped: list[str]) -> list[Path]:
         entries += len(children)
         if entries > MAX_WALK_ENTRIES:
             raise InputError(
-                shown_name(folder), "", f"more than {MAX_WALK_ENTRIES:,} entries under this folder: give the folder that holds the cases"
+                shown_name(folder),
+                "",
+                f"more than {MAX_WALK_ENTRIES:,} entries under this folder: give the folder that holds the cases",
             )
         for entry in children:
             if entry.is_dir(follow_symlinks=False):
@@ -157,9 +164,11 @@ def _runner_for(case: Mapping[str, Any]) -> RunCase:
                 if exc.name != module:
                     raise
                 raise Unsupported(f"{field_name} {value!r}: this family's runner is not built yet") from None
-            run: RunCase = getattr(loaded, "run_case")
+            run: RunCase = loaded.run_case
             return run
-    raise CaseFormatError("(top level)", "no 'notation' (Hadoop) or 'kind' (Spark) field: cannot tell the case's family")
+    raise CaseFormatError(
+        "(top level)", "no 'notation' (Hadoop) or 'kind' (Spark) field: cannot tell the case's family"
+    )
 
 
 def run_one(path: Path) -> CaseOutcome:

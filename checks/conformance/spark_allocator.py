@@ -37,19 +37,8 @@ from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.impl.spark.allocator import (
-    EXIT_STATUS_NAMES,
-    AllocatorConfig,
-    AllocatorVariant,
-    ExclusionConfig,
-    YarnAllocator,
-)
-from yarnspec.impl.spark.hints import PlacementHints
-from yarnspec.impl.spark.resource_manager import Capability, AllocatedContainer, ContainerStatus, ExclusionUpdate
-
-from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 from yarnspec.checks.conformance.case_fields import LONG_MAX, require_step_assertions, whole_number_text
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 from yarnspec.checks.conformance.spark_placement import (
     CASE_METADATA_KEYS,
     At,
@@ -61,6 +50,16 @@ from yarnspec.checks.conformance.spark_placement import (
     ordered_counts,
     rack_resolver,
 )
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.spark.allocator import (
+    EXIT_STATUS_NAMES,
+    AllocatorConfig,
+    AllocatorVariant,
+    ExclusionConfig,
+    YarnAllocator,
+)
+from yarnspec.impl.spark.hints import PlacementHints
+from yarnspec.impl.spark.resource_manager import AllocatedContainer, Capability, ContainerStatus, ExclusionUpdate
 
 _INPUT_KEYS = {
     "initial_target_executors",
@@ -82,7 +81,10 @@ _INPUT_KEYS = {
 
 # --- configuration keys --------------------------------------------------------------------------
 
-_EXCLUDE_ENABLED = ("spark.yarn.executor.launch.excludeOnFailure.enabled", "spark.yarn.blacklist.executor.launch.blacklisting.enabled")
+_EXCLUDE_ENABLED = (
+    "spark.yarn.executor.launch.excludeOnFailure.enabled",
+    "spark.yarn.blacklist.executor.launch.blacklisting.enabled",
+)
 _MAX_FAILED_PER_NODE = (
     "spark.excludeOnFailure.application.maxFailedExecutorsPerNode",
     "spark.blacklist.application.maxFailedExecutorsPerNode",
@@ -94,7 +96,14 @@ _OVERHEAD = ("spark.executor.memoryOverhead", "spark.yarn.executor.memoryOverhea
 _TASK_CPUS = ("spark.task.cpus",)
 _NODE_LABEL = ("spark.yarn.executor.nodeLabelExpression",)
 _KNOWN_CONF = set(
-    _EXCLUDE_ENABLED + _MAX_FAILED_PER_NODE + _EXCLUDE_TIMEOUT + _EXCLUDE_NODES + _VALIDITY + _OVERHEAD + _TASK_CPUS + _NODE_LABEL
+    _EXCLUDE_ENABLED
+    + _MAX_FAILED_PER_NODE
+    + _EXCLUDE_TIMEOUT
+    + _EXCLUDE_NODES
+    + _VALIDITY
+    + _OVERHEAD
+    + _TASK_CPUS
+    + _NODE_LABEL
 )
 
 _TIME_UNITS_MS = {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}
@@ -210,7 +219,9 @@ def build_allocator(inp: At) -> tuple[YarnAllocator, Capability]:
             resource_profile_id=int_or(fields.get("resource_profile_id"), 0, 0),
             node_label=label.text() if label else None,
             launch_containers=fields["launch_containers"].flag() if "launch_containers" in fields else False,
-            rack_resolver=rack_resolver(fields["rack_resolver"]) if "rack_resolver" in fields else AllocatorConfig().rack_resolver,
+            rack_resolver=rack_resolver(fields["rack_resolver"])
+            if "rack_resolver" in fields
+            else AllocatorConfig().rack_resolver,
             exclusion=exclusion,
             failures_validity_interval_ms=_validity_ms(fields.get("failures_validity_interval_ms"), validity),
             variant=_variant(fields.get("variant")),
@@ -227,7 +238,8 @@ def build_allocator(inp: At) -> tuple[YarnAllocator, Capability]:
     if "container_resource_from_yarn" in fields:
         size = fields["container_resource_from_yarn"].only({"memory_mb", "vcores"}, "container resource")
         container_size = Capability(
-            int_or(size.get("memory_mb"), container_size.memory_mb, 0), int_or(size.get("vcores"), container_size.vcores, 0)
+            int_or(size.get("memory_mb"), container_size.memory_mb, 0),
+            int_or(size.get("vcores"), container_size.vcores, 0),
         )
     return allocator, container_size
 
@@ -308,7 +320,9 @@ class _Replay:
         args.only({"statuses"}, "process_completed_containers args")
         statuses = []
         for item in args.key("statuses").items():
-            spec = item.only({"container", "state", "exit_status", "exit_status_name", "diagnostics"}, "container status")
+            spec = item.only(
+                {"container", "state", "exit_status", "exit_status_name", "diagnostics"}, "container status"
+            )
             exit_status = item.key("exit_status").integer()
             if "exit_status_name" in spec:
                 name = spec["exit_status_name"].text()
@@ -339,7 +353,7 @@ class _Replay:
             raise args.fault("give 'container', 'executor_id' or both")
         if "executor_id" in fields:
             executor_id = _executor_id(fields["executor_id"])
-            launch = next((l for l in self.allocator.launches if l.executor_id == executor_id), None)
+            launch = next((launch for launch in self.allocator.launches if launch.executor_id == executor_id), None)
             if launch is None:
                 raise fields["executor_id"].fault(f"no launch of executor {executor_id!r} is in progress")
             container = launch.container_id
@@ -388,7 +402,9 @@ def _exactly_once(replay: _Replay, at: At) -> None:
         except ExpectationMismatch:
             pass
     if hits != 1:
-        raise ExpectationMismatch(at.place, f"exactly one call {wanted}", f"{hits} such calls among {calls}", "updateBlacklist")
+        raise ExpectationMismatch(
+            at.place, f"exactly one call {wanted}", f"{hits} such calls among {calls}", "updateBlacklist"
+        )
 
 
 def _expect_scalar(get: Callable[[YarnAllocator], Any]) -> Callable[[_Replay, At], None]:
@@ -422,7 +438,9 @@ def _expect_host_map(replay: _Replay, at: At) -> None:
 def _expect_matching_at(replay: _Replay, at: At) -> None:
     allocator = replay.allocator
     for location, item in at.obj().items():
-        found = allocator.client.matching_requests(allocator.config.priority, location, allocator.config.request_capability)
+        found = allocator.client.matching_requests(
+            allocator.config.priority, location, allocator.config.request_capability
+        )
         compare(item.place, item.integer(0), len(found), replay.order_sensitive, f"requests at {location}")
 
 
@@ -447,7 +465,9 @@ def _expect_never_added(replay: _Replay, at: At) -> None:
     for index, call in enumerate(replay.allocator.client.exclusion_calls):
         added = hosts.intersection(call.additions)
         if added:
-            raise ExpectationMismatch(at.place, "no updateBlacklist call adding these hosts", f"call {index} added {sorted(added)}")
+            raise ExpectationMismatch(
+                at.place, "no updateBlacklist call adding these hosts", f"call {index} added {sorted(added)}"
+            )
 
 
 def _expect_calls_so_far(replay: _Replay, at: At) -> None:
@@ -460,7 +480,9 @@ def _expect_containers_not_allocated(replay: _Replay, at: At) -> None:
     allocated = replay.allocator.allocated_container_to_host
     for item in at.items():
         if item.text() in allocated:
-            raise ExpectationMismatch(item.place, f"{item.value} not allocated", f"allocated on {allocated[item.text()]}")
+            raise ExpectationMismatch(
+                item.place, f"{item.value} not allocated", f"allocated on {allocated[item.text()]}"
+            )
 
 
 def _expect_hosts_not_allocated(replay: _Replay, at: At) -> None:

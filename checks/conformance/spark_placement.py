@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from yarnspec.checks.conformance.case_fields import LONG_MAX, LONG_MIN, nothing_to_check, require_step_assertions
+from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.spark.allocator import AllocatorConfig, YarnAllocator
 from yarnspec.impl.spark.hints import HintTracker, PlacementHints, StageAttempt
@@ -32,9 +34,6 @@ from yarnspec.impl.spark.placement import (
 )
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.resource_manager import AllocatedContainer
-
-from yarnspec.checks.conformance.case_fields import LONG_MAX, LONG_MIN, nothing_to_check, require_step_assertions
-from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported
 
 # ---------------------------------------------------------------------------------------------
 # Reading a case: every value travels with its JSON place.
@@ -449,7 +448,9 @@ def _run_one_shot(inp: At, expect: At, order_sensitive: bool, warnings: Warnings
         elapsed = time.perf_counter() - started
         _check_one_shot(fields, model_input, plan, order_sensitive, warnings)
         if limit is not None and elapsed > limit:
-            raise ExpectationMismatch(f"{inp.place}.run_constraints.timeout_seconds", f"<= {limit} s", f"{elapsed:.1f} s")
+            raise ExpectationMismatch(
+                f"{inp.place}.run_constraints.timeout_seconds", f"<= {limit} s", f"{elapsed:.1f} s"
+            )
 
 
 def _cross_check_setup(inp: At, allocated: tuple[tuple[str, int], ...], warnings: Warnings) -> None:
@@ -466,14 +467,17 @@ def _cross_check_setup(inp: At, allocated: tuple[tuple[str, int], ...], warnings
     try:
         allocator = YarnAllocator.create(config, target).update_resource_requests()
         containers = [
-            AllocatedContainer(f"setup-{index}", host, config.request_capability, config.priority) for index, host in enumerate(hosts)
+            AllocatedContainer(f"setup-{index}", host, config.request_capability, config.priority)
+            for index, host in enumerate(hosts)
         ]
         allocator = allocator.handle_allocated_containers(containers)
     except InputError as exc:
         raise impl_error_as_case_error(exc, setup.place) from None
     replayed = {host: len(ids) for host, ids in allocator.allocated_host_to_containers.items()}
     if replayed != dict(allocated):
-        warnings.note(f"{setup.place}: replaying the setup gives allocations {replayed}, the case gives {dict(allocated)}")
+        warnings.note(
+            f"{setup.place}: replaying the setup gives allocations {replayed}, the case gives {dict(allocated)}"
+        )
 
 
 def _time_limit(inp: At) -> float | None:

@@ -31,7 +31,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from yarnspec.checks.conformance.case_fields import as_bool, as_object, child, reject_unknown_keys, require_step_assertions, required
+from yarnspec.checks.conformance.case_fields import (
+    as_bool,
+    as_object,
+    child,
+    reject_unknown_keys,
+    require_step_assertions,
+    required,
+)
 from yarnspec.checks.conformance.spark_taskset_case import CaseStep, parse_input, parse_steps
 from yarnspec.checks.conformance.spark_taskset_replay import StepOutcome, start_replay
 
@@ -52,7 +59,9 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
         outcome = replay.run_step(step)
         replay.compare(step, outcome)
         if step.skipped_assertion:
-            replay.warnings.append(f"{child(step.place, 'skipped_assertion')}: upstream assertion not replayed: {step.skipped_assertion}")
+            replay.warnings.append(
+                f"{child(step.place, 'skipped_assertion')}: upstream assertion not replayed: {step.skipped_assertion}"
+            )
     if final:
         closing = CaseStep("", "check", {}, final, {}, None)
         replay.compare(closing, StepOutcome())

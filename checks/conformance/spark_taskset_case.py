@@ -10,18 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from yarnspec.impl.errors import InputError
-from yarnspec.impl.spark.locality import (
-    TaskLocality,
-    TaskLocation,
-    parse_task_location,
-    task_location_from_fields,
-)
-from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, parse_flag
-from yarnspec.impl.spark.taskset.dispatch_variant import DEFAULT_VARIANT, VARIANTS
-from yarnspec.impl.spark.taskset.tasks import EndReason, ExecutorLoss, ExecutorLossReason, TaskEndReason, TaskSet
-
 from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
@@ -34,6 +22,17 @@ from yarnspec.checks.conformance.case_fields import (
     required,
 )
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.spark.locality import (
+    TaskLocality,
+    TaskLocation,
+    parse_task_location,
+    task_location_from_fields,
+)
+from yarnspec.impl.spark.racks import RackResolver
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, parse_flag
+from yarnspec.impl.spark.taskset.dispatch_variant import DEFAULT_VARIANT, VARIANTS
+from yarnspec.impl.spark.taskset.tasks import EndReason, ExecutorLoss, ExecutorLossReason, TaskEndReason, TaskSet
 
 _T = TypeVar("_T")
 
@@ -149,7 +148,9 @@ def parse_input(raw: Any) -> CaseInput:
     reject_unknown_keys(obj, INPUT_KEYS, place)
     scheduler = as_str(required(obj, "scheduler", place), "input.scheduler")
     if scheduler not in (FAKE_SCHEDULER, REAL_SCHEDULER):
-        raise CaseFormatError("input.scheduler", f"unknown scheduler {scheduler!r} (valid: {FAKE_SCHEDULER}, {REAL_SCHEDULER})")
+        raise CaseFormatError(
+            "input.scheduler", f"unknown scheduler {scheduler!r} (valid: {FAKE_SCHEDULER}, {REAL_SCHEDULER})"
+        )
     # FAIR mode without an allocation file or pool properties (a case has neither) puts every
     # task set in Spark's "default" pool, whose own mode is FIFO: the same order as FIFO.
     mode = as_str(obj.get("scheduling_mode", "FIFO"), "input.scheduling_mode")
@@ -183,7 +184,8 @@ def parse_input(raw: Any) -> CaseInput:
     if "created_by" in obj:
         as_str(obj["created_by"], "input.created_by")
     parse = tuple(
-        read_location(as_str(text, f"input.parse[{i}]"), f"input.parse[{i}]") for i, text in enumerate(as_list(obj.get("parse", []), "input.parse"))
+        read_location(as_str(text, f"input.parse[{i}]"), f"input.parse[{i}]")
+        for i, text in enumerate(as_list(obj.get("parse", []), "input.parse"))
     )
     return CaseInput(
         scheduler=scheduler,
@@ -215,7 +217,11 @@ def parse_steps(raw: Any) -> list[CaseStep]:
         place = f"steps[{i}]"
         obj = as_object(item, place)
         for key in obj:
-            if key not in ("op", "args", "expect", "conditions") and key not in STEP_PROSE_KEYS and not is_explanatory(key):
+            if (
+                key not in ("op", "args", "expect", "conditions")
+                and key not in STEP_PROSE_KEYS
+                and not is_explanatory(key)
+            ):
                 raise Unsupported(f"{child(place, key)}: step field {key!r} is not read by this runner")
         skipped = obj.get("skipped_assertion")
         steps.append(
@@ -289,7 +295,9 @@ def read_loss_reason(raw: Any, place: str) -> ExecutorLossReason:
         kind = ExecutorLoss(kind_name)
     except ValueError:
         valid = ", ".join(k.value for k in ExecutorLoss)
-        raise CaseFormatError(child(place, "type"), f"unknown executor loss reason {kind_name!r} (valid: {valid})") from None
+        raise CaseFormatError(
+            child(place, "type"), f"unknown executor loss reason {kind_name!r} (valid: {valid})"
+        ) from None
     worker = obj.get("worker_host")
     if worker is not None:
         as_str(worker, child(place, "worker_host"))

@@ -11,11 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from yarnspec.impl.spark.locality import TaskLocality
-from yarnspec.impl.spark.task_scheduler import OfferRound
-from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
-from yarnspec.impl.spark.taskset.tasks import OfferResult
-
 from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
@@ -29,6 +24,10 @@ from yarnspec.checks.conformance.case_fields import (
 )
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch
 from yarnspec.checks.conformance.spark_taskset_case import CaseInput, CaseStep, read_level, read_location
+from yarnspec.impl.spark.locality import TaskLocality
+from yarnspec.impl.spark.task_scheduler import OfferRound
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import OfferResult
 
 if TYPE_CHECKING:
     from yarnspec.checks.conformance.spark_taskset_replay import ReplayState, StepOutcome
@@ -60,7 +59,9 @@ class StepView:
     def offer_round(self, place: str) -> OfferRound:
         """The round a ``scheduler_resource_offers`` step ran."""
         if self.outcome.offer_round is None:
-            raise CaseFormatError(place, f"only a scheduler_resource_offers step has this expectation, not {self.step.op!r}")
+            raise CaseFormatError(
+                place, f"only a scheduler_resource_offers step has this expectation, not {self.step.op!r}"
+            )
         return self.outcome.offer_round
 
 
@@ -85,7 +86,9 @@ def _scalar(observe: Callable[[StepView, str], Any], read: Callable[[Any, str], 
     return check
 
 
-def _sequence(observe: Callable[[StepView, str], list[Any]], read_item: Callable[[Any, str], Any], as_set: bool = False) -> Expectation:
+def _sequence(
+    observe: Callable[[StepView, str], list[Any]], read_item: Callable[[Any, str], Any], as_set: bool = False
+) -> Expectation:
     """A list expectation: a sequence when the case is order-sensitive, else a multiset (or a
     set when ``as_set``, for observations Spark itself compares as sets)."""
 
@@ -270,7 +273,10 @@ def _check_levels_of(view: StepView, expected: Any, place: str, label: str) -> N
         reject_unknown_keys(obj, ("stage", "levels_as_set"), item_place)
         manager = _manager_of_stage(view, required(obj, "stage", item_place), child(item_place, "stage"))
         levels_place = child(item_place, "levels_as_set")
-        want = {read_level(v, child(levels_place, j)) for j, v in enumerate(as_list(required(obj, "levels_as_set", item_place), levels_place))}
+        want = {
+            read_level(v, child(levels_place, j))
+            for j, v in enumerate(as_list(required(obj, "levels_as_set", item_place), levels_place))
+        }
         if want != set(manager.levels):
             _fail(levels_place, obj["levels_as_set"], [lvl.name for lvl in manager.levels], label)
 
@@ -295,9 +301,13 @@ EXPECTATIONS: dict[str, Expectation] = {
     "speculative": _scalar(_task_field("speculative"), as_bool),
     "delay_reject": _scalar(lambda view, place: view.offer(place).delay_reject, as_bool),
     # the tasks of a scheduler_resource_offers step
-    "num_tasks": _scalar(lambda view, place: len(view.offer_round(place).launched), lambda v, p: as_int(v, p, minimum=0)),
+    "num_tasks": _scalar(
+        lambda view, place: len(view.offer_round(place).launched), lambda v, p: as_int(v, p, minimum=0)
+    ),
     "executor_ids": _sequence(lambda view, place: [t.executor_id for t in view.offer_round(place).launched], as_str),
-    "task_localities": _sequence(lambda view, place: [t.locality for t in view.offer_round(place).launched], _level_name),
+    "task_localities": _sequence(
+        lambda view, place: [t.locality for t in view.offer_round(place).launched], _level_name
+    ),
     "task_indices": _sequence(lambda view, place: [t.index for t in view.offer_round(place).launched], as_int),
     "stages": _sequence(lambda view, place: [t.task_set for t in view.offer_round(place).launched], as_str),
     "stage": _scalar(_first_stage, _optional_str),
@@ -305,32 +315,45 @@ EXPECTATIONS: dict[str, Expectation] = {
     # the manager the case acts on
     "my_locality_levels": _sequence(lambda view, place: list(view.manager(place).levels), _level_name),
     "my_locality_levels_contains": _check_levels_contains,
-    "current_locality_level": _scalar(lambda view, place: view.manager(place).levels[view.manager(place).current_index], _level_name),
+    "current_locality_level": _scalar(
+        lambda view, place: view.manager(place).levels[view.manager(place).current_index], _level_name
+    ),
     "locality_levels_of": _check_levels_of,
     "pending_no_prefs_size": _scalar(lambda view, place: len(view.manager(place).pending.no_prefs), as_int),
     "copies_running": _per_key(_copies_running, as_int),
     "task_set_failed": _scalar(
-        lambda view, place: any(name == view.manager(place).name for name, _ in view.state.sched.log.failed_task_sets), as_bool
+        lambda view, place: any(name == view.manager(place).name for name, _ in view.state.sched.log.failed_task_sets),
+        as_bool,
     ),
     "manager_finished": _scalar(lambda view, place: view.state.sched.is_finished(view.manager(place)), as_bool),
     "is_zombie": _scalar(lambda view, place: view.manager(place).is_zombie, as_bool),
     "returned": _check_returned,
     # what the DAG scheduler was told
-    "started_task_indices": _sequence(lambda view, place: [t.index for t in view.state.sched.log.started], as_int, as_set=True),
+    "started_task_indices": _sequence(
+        lambda view, place: [t.index for t in view.state.sched.log.started], as_int, as_set=True
+    ),
     "ended_reason": _per_key(_ended_reason, as_str),
-    "speculative_tasks": _sequence(lambda view, place: [i for _, i in view.state.sched.log.speculative], as_int, as_set=True),
+    "speculative_tasks": _sequence(
+        lambda view, place: [i for _, i in view.state.sched.log.speculative], as_int, as_set=True
+    ),
     # a parse_task_location step
     "kind": _scalar(_location_field("kind"), as_str),
     "host": _scalar(_location_field("host"), as_str),
     "executor": _scalar(_location_field("executor"), _optional_str),
     # the scheduler's view of executors
     "executor_alive": _per_key(lambda view, key, place: view.state.sched.is_executor_alive(key), as_bool),
-    "host_has_alive_executors": _per_key(lambda view, key, place: view.state.sched.has_executors_alive_on_host(key), as_bool),
+    "host_has_alive_executors": _per_key(
+        lambda view, key, place: view.state.sched.has_executors_alive_on_host(key), as_bool
+    ),
     "executors_alive_on_host_contains": _check_alive_on_host,
     "executors_alive_on_host": _check_alive_on_host_exactly,
     # the rack resolver, counted from the creation of the case's task set
-    "rack_resolution_batch_calls": _scalar(lambda view, place: view.state.sched.rack_calls.batch, lambda v, p: as_int(v, p, minimum=0)),
-    "rack_resolution_single_calls": _scalar(lambda view, place: view.state.sched.rack_calls.single, lambda v, p: as_int(v, p, minimum=0)),
+    "rack_resolution_batch_calls": _scalar(
+        lambda view, place: view.state.sched.rack_calls.batch, lambda v, p: as_int(v, p, minimum=0)
+    ),
+    "rack_resolution_single_calls": _scalar(
+        lambda view, place: view.state.sched.rack_calls.single, lambda v, p: as_int(v, p, minimum=0)
+    ),
     # the case's top-level expect, for input.parse
     "parsed": _check_parsed,
 }

@@ -17,11 +17,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from yarnspec.impl.spark.locality import TaskLocation
-from yarnspec.impl.spark.task_scheduler import OfferRound, RackResolutionCalls, TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
-from yarnspec.impl.spark.taskset.tasks import OfferResult, TaskSet, TaskState
-
 from yarnspec.checks.conformance.case_fields import (
     as_bool,
     as_int,
@@ -46,6 +41,10 @@ from yarnspec.checks.conformance.spark_taskset_case import (
     read_loss_reason,
 )
 from yarnspec.checks.conformance.spark_taskset_expectations import EXPECTATIONS, StepView
+from yarnspec.impl.spark.locality import TaskLocation
+from yarnspec.impl.spark.task_scheduler import OfferRound, RackResolutionCalls, TaskSchedulerImpl, WorkerOffer
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.impl.spark.taskset.tasks import OfferResult, TaskSet, TaskState
 
 #: Offers up to this many are tried in every order; more get a fixed number of seeded shuffles.
 MAX_PERMUTED_OFFERS = 6
@@ -94,7 +93,9 @@ class TaskSetReplay:
     def _task_id(self, args: StepArgs, manager: TaskSetManager) -> int:
         task_id = args.integer("task_id", minimum=0)
         if task_id not in manager.task_infos:
-            raise CaseFormatError(child(args.place, "task_id"), f"no task with id {task_id} was launched by this task set")
+            raise CaseFormatError(
+                child(args.place, "task_id"), f"no task with id {task_id} was launched by this task set"
+            )
         return task_id
 
     def _no_exclusion_model(self, step: CaseStep) -> None:
@@ -121,9 +122,19 @@ class TaskSetReplay:
         args = StepArgs(step, ("exec_id", "host", "max_locality"))
         manager = self.manager(step)
         executor_id, host, cap = args.text("exec_id"), args.text("host"), args.level("max_locality")
-        reject_unknown_keys(step.conditions, ("node_excluded_for_task_set", "executor_excluded_for_task_set"), child(step.place, "conditions"))
-        node_out = as_bool(step.conditions.get("node_excluded_for_task_set", False), child(step.place, "conditions.node_excluded_for_task_set"))
-        exec_out = as_bool(step.conditions.get("executor_excluded_for_task_set", False), child(step.place, "conditions.executor_excluded_for_task_set"))
+        reject_unknown_keys(
+            step.conditions,
+            ("node_excluded_for_task_set", "executor_excluded_for_task_set"),
+            child(step.place, "conditions"),
+        )
+        node_out = as_bool(
+            step.conditions.get("node_excluded_for_task_set", False),
+            child(step.place, "conditions.node_excluded_for_task_set"),
+        )
+        exec_out = as_bool(
+            step.conditions.get("executor_excluded_for_task_set", False),
+            child(step.place, "conditions.executor_excluded_for_task_set"),
+        )
         # The condition holds for this offer only, as Spark's mocked exclude list did.
         saved = (set(manager.excluded_nodes), set(manager.excluded_executors))
         if node_out:
@@ -170,7 +181,9 @@ class TaskSetReplay:
             state = TaskState(state_name)
         except ValueError:
             valid = ", ".join(s.value for s in TaskState)
-            raise CaseFormatError(child(args.place, "state"), f"unknown task state {state_name!r} (valid: {valid})") from None
+            raise CaseFormatError(
+                child(args.place, "state"), f"unknown task state {state_name!r} (valid: {valid})"
+            ) from None
         reason = read_end_reason(args.raw("reason"), child(args.place, "reason"))
         if reason.counts_towards_failures:
             self._no_exclusion_model(step)
@@ -236,14 +249,18 @@ class TaskSetReplay:
         for i, raw in enumerate(as_list(args.raw("task_indices"), place)):
             index = as_int(raw, child(place, i), minimum=0)
             if index >= manager.num_tasks:
-                raise CaseFormatError(child(place, i), f"task index {index} out of range (the set has {manager.num_tasks} tasks)")
+                raise CaseFormatError(
+                    child(place, i), f"task index {index} out of range (the set has {manager.num_tasks} tasks)"
+                )
             manager.mark_speculatable(index)
         return StepOutcome()
 
     def op_check_speculatable_tasks(self, step: CaseStep) -> StepOutcome:
         """``checkSpeculatableTasks(min_time_to_speculation)``; its answer is the outcome's ``returned``."""
         args = StepArgs(step, ("min_time_to_speculation_ms",))
-        found = self.manager(step).check_speculatable_tasks(args.integer("min_time_to_speculation_ms", minimum=0), self.state.now)
+        found = self.manager(step).check_speculatable_tasks(
+            args.integer("min_time_to_speculation_ms", minimum=0), self.state.now
+        )
         return StepOutcome(returned=found)
 
     def op_parse_task_location(self, step: CaseStep) -> StepOutcome:
@@ -372,4 +389,12 @@ def start_replay(case_input: CaseInput, order_sensitive: bool = True, creates_by
     return TaskSetReplay(case_input, order_sensitive, state)
 
 
-__all__ = ["MAX_PERMUTED_OFFERS", "OPS", "SEEDED_SHUFFLES", "ReplayState", "StepOutcome", "TaskSetReplay", "start_replay"]
+__all__ = [
+    "MAX_PERMUTED_OFFERS",
+    "OPS",
+    "SEEDED_SHUFFLES",
+    "ReplayState",
+    "StepOutcome",
+    "TaskSetReplay",
+    "start_replay",
+]

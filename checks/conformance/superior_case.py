@@ -14,12 +14,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from yarnspec.impl.preemption.superior import GUARDS, SuperiorQueue, SuperiorState, Task, superior_round
-from yarnspec.impl.resources import Resource, ResourceTypes, total
-
-from yarnspec.checks.conformance.case_fields import as_int, as_list, as_object, as_str, child, nothing_to_check, reject_unknown_keys, required
+from yarnspec.checks.conformance.case_fields import (
+    as_int,
+    as_list,
+    as_object,
+    as_str,
+    child,
+    nothing_to_check,
+    reject_unknown_keys,
+    required,
+)
 from yarnspec.checks.conformance.mockframework import parse_resource
 from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch
+from yarnspec.impl.preemption.superior import GUARDS, SuperiorQueue, SuperiorState, Task, superior_round
+from yarnspec.impl.resources import Resource, ResourceTypes, total
 
 _TOP = ("id", "source", "notation", "guard", "max_per_interval", "input", "rounds", "notes")
 _APP = ("name", "queue", "am", "task", "tasks")
@@ -43,8 +51,14 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     data = as_object(required(case, "input", ""), "input")
     reject_unknown_keys(data, ("cluster", "queues", "apps"), "input")
     cluster = _resource(required(data, "cluster", "input"), "input.cluster")
-    queues = tuple(_queue(q, child("input.queues", i)) for i, q in enumerate(as_list(required(data, "queues", "input"), "input.queues")))
-    apps = [_app(a, child("input.apps", i), {q.name for q in queues}) for i, a in enumerate(as_list(required(data, "apps", "input"), "input.apps"))]
+    queues = tuple(
+        _queue(q, child("input.queues", i))
+        for i, q in enumerate(as_list(required(data, "queues", "input"), "input.queues"))
+    )
+    apps = [
+        _app(a, child("input.apps", i), {q.name for q in queues})
+        for i, a in enumerate(as_list(required(data, "apps", "input"), "input.apps"))
+    ]
     running: list[Task] = []
     waiting = {app["name"]: app["tasks"] for app in apps}
     _start(cluster, apps, running, waiting, first=True)
@@ -54,7 +68,10 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
     for r, raw in enumerate(rounds):
         place = child("rounds", r)
         expect = as_object(required(as_object(raw, place), "expect", place), child(place, "expect"))
-        pending = tuple((q.name, total(a["task"] for a in apps if a["queue"] == q.name for _ in range(waiting[a["name"]]))) for q in queues)
+        pending = tuple(
+            (q.name, total(a["task"] for a in apps if a["queue"] == q.name for _ in range(waiting[a["name"]])))
+            for q in queues
+        )
         taken = superior_round(SuperiorState(cluster, queues, tuple(running), pending), guard, limit)
         for task in taken:
             running.remove(task)
@@ -65,7 +82,9 @@ def run_case(case: Mapping[str, Any]) -> list[str]:
         for name, raw_used in as_object(expect.get("used_after", {}), child(place, "expect.used_after")).items():
             wanted = _resource(raw_used, child(place, f"expect.used_after.{name}"))
             if state.used(name) != wanted:
-                raise ExpectationMismatch(child(place, f"expect.used_after.{name}"), str(wanted), str(state.used(name)), f"use of {name}")
+                raise ExpectationMismatch(
+                    child(place, f"expect.used_after.{name}"), str(wanted), str(state.used(name)), f"use of {name}"
+                )
     return []
 
 
@@ -75,7 +94,11 @@ def _queue(raw: Any, place: str) -> SuperiorQueue:
     share = entry.get("share", 1)
     if not isinstance(share, (int, float)) or isinstance(share, bool) or share <= 0:
         raise CaseFormatError(child(place, "share"), f"expected a number > 0, found {share!r}")
-    return SuperiorQueue(as_str(required(entry, "name", place), child(place, "name")), _resource(required(entry, "minimum", place), child(place, "minimum")), float(share))
+    return SuperiorQueue(
+        as_str(required(entry, "name", place), child(place, "name")),
+        _resource(required(entry, "minimum", place), child(place, "minimum")),
+        float(share),
+    )
 
 
 def _app(raw: Any, place: str, queues: set[str]) -> dict[str, Any]:
@@ -130,4 +153,6 @@ def _check_counts(expect: Mapping[str, Any], taken: Sequence[Task], place: str) 
         if actual != count:
             raise ExpectationMismatch(child(place, app), count, actual, f"containers taken from {app}")
     if sum(as_int(v, child(place, k), minimum=0) for k, v in wanted.items()) != len(taken):
-        raise ExpectationMismatch(place, dict(wanted), {t.app: sum(1 for x in taken if x.app == t.app) for t in taken}, "containers taken")
+        raise ExpectationMismatch(
+            place, dict(wanted), {t.app: sum(1 for x in taken if x.app == t.app) for t in taken}, "containers taken"
+        )

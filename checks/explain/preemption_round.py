@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from yarnspec.checks.snapshot.assemble import LoadedSnapshot, assemble
 from yarnspec.impl.calculator import ResourceCalculator, calculator
 from yarnspec.impl.cluster import ClusterSnapshot, Container, ContainerId
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
@@ -27,8 +28,6 @@ from yarnspec.impl.preemption.fifo_selector import FIFO
 from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.impl.preemption.result import EventType, PolicyState, QueueTarget, RoundResult, SelectorResult
 from yarnspec.impl.resources import ZERO, Resource, total
-
-from yarnspec.checks.snapshot.assemble import LoadedSnapshot, assemble
 
 
 @dataclass(frozen=True)
@@ -100,7 +99,9 @@ def explain(loaded: LoadedSnapshot, conf: SchedulerConfiguration, rounds: int, c
         state_before = state
         result = edit_schedule(current.snapshot, config, calc, now, state)
         state = result.state
-        reports.append(round_report(number, result, current.snapshot, current.name, config, calc, frozenset(state_before.marks)))
+        reports.append(
+            round_report(number, result, current.snapshot, current.name, config, calc, frozenset(state_before.marks))
+        )
         gone = {
             current.name(e.container)
             for e in result.events
@@ -141,12 +142,26 @@ def round_report(
             if target.guaranteed.is_zero() and target.used.is_zero() and pending.is_zero():
                 continue
             taken = selected.get((path, partition), ZERO)
-            why = _why(snapshot, target, pending, taken, remaining, config, calc, result.selectors) if queue.leaf else ""
+            why = (
+                _why(snapshot, target, pending, taken, remaining, config, calc, result.selectors) if queue.leaf else ""
+            )
             cap = ideal_cap(target, queue.leaf and main.name == FIFO, snapshot.cluster_resource, calc)
             rows.append(
                 QueueRow(
-                    path, partition, queue.leaf, target.guaranteed, queue.at(partition).maximum, target.used, pending,
-                    target.ideal, target.to_be_preempted, target.to_obtain, taken, why, cap, target.budget_cut,
+                    path,
+                    partition,
+                    queue.leaf,
+                    target.guaranteed,
+                    queue.at(partition).maximum,
+                    target.used,
+                    pending,
+                    target.ideal,
+                    target.to_be_preempted,
+                    target.to_obtain,
+                    taken,
+                    why,
+                    cap,
+                    target.budget_cut,
                 )
             )
     events = tuple(
@@ -158,7 +173,9 @@ def round_report(
     )  # fmt: skip
     selectors = tuple(s.name for s in result.selectors)
     waits = tuple((s.name, s.kill_wait_ms) for s in result.selectors)
-    return RoundReport(number, result.now_ms, result.budget, selectors, tuple(rows), events, len(result.state.marks), waits)
+    return RoundReport(
+        number, result.now_ms, result.budget, selectors, tuple(rows), events, len(result.state.marks), waits
+    )
 
 
 def ideal_cap(target: QueueTarget, fifo_leaf: bool, cluster: Resource, calc: ResourceCalculator) -> str:
@@ -183,7 +200,9 @@ def _pending(snapshot: ClusterSnapshot, path: str, partition: str) -> Resource:
     return total(_pending(snapshot, child, partition) for child in queue.children)
 
 
-def _selected_by_queue(snapshot: ClusterSnapshot, selectors: Sequence[SelectorResult]) -> dict[tuple[str, str], Resource]:
+def _selected_by_queue(
+    snapshot: ClusterSnapshot, selectors: Sequence[SelectorResult]
+) -> dict[tuple[str, str], Resource]:
     found: dict[tuple[str, str], Resource] = {}
     for selector in selectors:
         for container in selector.selected:
@@ -215,9 +234,7 @@ def _why(
         return "over its guarantee, but no queue below its share asks for it (ideal >= used)"
     threshold = target.guaranteed.multiply_truncate(1.0 + config.max_ignored_over_capacity)
     if not calc.greater(cluster, target.used, threshold):
-        return (
-            f"dead zone: used <= guaranteed x (1 + max_ignored_over_capacity {config.max_ignored_over_capacity}) = {threshold}"
-        )
+        return f"dead zone: used <= guaranteed x (1 + max_ignored_over_capacity {config.max_ignored_over_capacity}) = {threshold}"
     by = ", ".join(s.name for s in selectors if any(c.queue == target.queue for c in s.selected))
     damped = f"natural_termination_factor {config.natural_termination_factor} of to-preempt"
     if not calc.greater(cluster, taken, ZERO):
@@ -228,7 +245,11 @@ def _why(
 
 
 def _shortfall(
-    snapshot: ClusterSnapshot, target: QueueTarget, remaining: Resource, calc: ResourceCalculator, selectors: Sequence[SelectorResult]
+    snapshot: ClusterSnapshot,
+    target: QueueTarget,
+    remaining: Resource,
+    calc: ResourceCalculator,
+    selectors: Sequence[SelectorResult],
 ) -> str:
     """Why selection took less than the amount to obtain from a leaf."""
     chosen = {c.container_id for s in selectors for c in s.selected}
@@ -247,4 +268,3 @@ def _shortfall(
     if not any(calc.fits_in(c.resource, remaining) for c in left if not c.is_am):
         return f"round budget (total_preemption_per_round) has {remaining} left, too little for the next container"
     return "the next container would overshoot what is left to obtain"
-

@@ -23,21 +23,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from yarnspec.checks.commands.preempt import format_round, round_json
+from yarnspec.checks.explain.preemption_round import QueueRow, RoundReport, round_report
+from yarnspec.checks.explore.trace import Trace, replay_states
 from yarnspec.impl.cluster import Container as PolicyContainer
 from yarnspec.impl.preemption.result import EventType
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import action_kind, take
 from yarnspec.impl.scheduler.allocation.limits import am_limit, leaf_current_limit, user_limit
-from yarnspec.impl.scheduler.monitor.scheduling_monitor import policy_round, snapshot
 from yarnspec.impl.scheduler.allocation.scheduling_mode import RESPECT
-from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import policy_round, snapshot
+from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.scheduler.model import ModelState, SchedulerModel, starved_queue, stuck_reservation
-
-from yarnspec.checks.explore.trace import Trace, replay_states
-from yarnspec.checks.commands.preempt import format_round, round_json
-from yarnspec.checks.explain.preemption_round import QueueRow, RoundReport, round_report
 
 #: The action kinds that allocate (their notes say what was committed, reserved or rejected).
 ALLOCATION_KINDS = frozenset({"heartbeat", "propose", "commit"})
@@ -102,13 +101,17 @@ class StepExplanation:
         }  # fmt: skip
 
 
-def explain_step(model: SchedulerModel, states: Sequence[ModelState], actions: Sequence[Any], step: int) -> StepExplanation:
+def explain_step(
+    model: SchedulerModel, states: Sequence[ModelState], actions: Sequence[Any], step: int
+) -> StepExplanation:
     """Step ``step`` of a replayed trace (``actions[i]`` leads to ``states[i + 1]``)."""
     world, state = model.world, states[step].scheduler
     action = None if step == 0 else actions[step - 1]
     note = "" if action is None else take(world, states[step - 1].scheduler, action).note
     label = None if action is None else model.action_label(action)
-    return StepExplanation(step, label, note, state.clock, tuple(waiting_requests(world, state)), policy_report(world, state))
+    return StepExplanation(
+        step, label, note, state.clock, tuple(waiting_requests(world, state)), policy_report(world, state)
+    )
 
 
 def policy_report(world: World, state: SchedulerState) -> RoundReport | None:
@@ -169,7 +172,9 @@ def why_waiting(view: View, app: int, request: int) -> str:
     limit = leaf_current_limit(view, leaf, partition)
     used = usage.used[partition]
     if not calc.fits_in(used + size, limit):
-        return f"{queue}'s limit is {limit} (its maximum and what its parents leave it), {used} used: no room for {size}"
+        return (
+            f"{queue}'s limit is {limit} (its maximum and what its parents leave it), {used} used: no room for {size}"
+        )
     user = user_limit(view, leaf, partition, RESPECT)
     user_used = state.users[info.user].used[partition]
     if not calc.fits_in(user_used + size, user):
@@ -182,7 +187,9 @@ def why_waiting(view: View, app: int, request: int) -> str:
     return f"fits on {', '.join(world.nodes[n].name for n in room)}: the next allocation there may take it"
 
 
-def loop_reason(model: SchedulerModel, prop: str, states: Sequence[ModelState], actions: Sequence[Any], loop_start: int) -> str:
+def loop_reason(
+    model: SchedulerModel, prop: str, states: Sequence[ModelState], actions: Sequence[Any], loop_start: int
+) -> str:
     """One sentence: why the loop ``states[loop_start:]`` of a lasso violating ``prop`` never
     makes progress, from what waits (the property's premise), the loop's allocation steps and
     the preemption policy's view of the loop's first state."""
@@ -206,7 +213,11 @@ def loop_reason(model: SchedulerModel, prop: str, states: Sequence[ModelState], 
         takers = _takers(model, states[loop_start:], loop_actions, waiting)
         return f"In the loop preemption kills {freed} container(s) but {what}, and {takers}, so each round starts over."
     report = policy_report(world, first)
-    policy = "the world does not run the preemption monitor" if report is None else _policy_idle(world, first, report, waiting)
+    policy = (
+        "the world does not run the preemption monitor"
+        if report is None
+        else _policy_idle(world, first, report, waiting)
+    )
     allocation = f"; its allocation steps: {'; '.join(notes)}" if notes else ""
     return f"The loop never makes progress because {what}{allocation}, and {policy}."
 
@@ -283,7 +294,9 @@ def _policy_idle(world: World, state: SchedulerState, report: RoundReport, waiti
             f"the reservation {reserved} counts as {row.queue}'s use: its used {row.used} already meets its ideal "
             f"{row.ideal} (guarantee {row.guaranteed}), so the policy sees no under-served queue and preempts nothing"
         )
-    over = [r for r in report.rows if r.leaf and r.queue != row.queue and not world.calculator.fits_in(r.used, r.guaranteed)]
+    over = [
+        r for r in report.rows if r.leaf and r.queue != row.queue and not world.calculator.fits_in(r.used, r.guaranteed)
+    ]
     if over:
         return f"{row.queue} is {row.why} but the policy takes nothing from the others ({'; '.join(_row_why(r) for r in over)})"
     return f"{row.queue} is {row.why} and no queue is over its guarantee to preempt from"

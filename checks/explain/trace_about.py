@@ -11,14 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.worlds.scenario import ScenarioVariant
-from yarnspec.spec.transition_system import TransitionSystem
-
+from yarnspec.checks.explain.step_explanation import lasso_reason
 from yarnspec.checks.explore.trace import Trace
 from yarnspec.checks.worlds.plugins import find_any_scenario
-from yarnspec.checks.explain.step_explanation import lasso_reason
 from yarnspec.checks.worlds.world_arguments import is_world_title, variant_of_embedded_world, variant_of_world_title
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.transition_system import TransitionSystem
+from yarnspec.spec.worlds.scenario import ScenarioVariant
 
 #: A deadlock's property in plain words (the model has no object for it).
 DEADLOCK = "some step is always possible: the system never comes to a halt"
@@ -61,7 +60,11 @@ def _property_text(trace: Trace, model: TransitionSystem[Any, Any]) -> str:
 def _outcome(trace: Trace) -> str:
     steps = len(trace.steps) - 1
     if trace.loop_start is None:
-        return f"violated at step {steps}: {trace.message}" if trace.kind == "invariant" else f"{trace.kind} at step {steps}"
+        return (
+            f"violated at step {steps}: {trace.message}"
+            if trace.kind == "invariant"
+            else f"{trace.kind} at step {steps}"
+        )
     if trace.loop_start == steps:
         return f"violated: after {steps} steps the run stutters at step {steps} for ever"
     return f"violated: after {trace.loop_start} steps, steps {trace.loop_start}..{steps} repeat for ever"

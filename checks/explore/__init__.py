@@ -10,9 +10,9 @@
 """
 
 from yarnspec.checks.explore.bfs import explore
+from yarnspec.checks.explore.emit import FixedVariant, emit_test
 from yarnspec.checks.explore.result import ExploreResult, PropertyResult, Stats, Verdict
 from yarnspec.checks.explore.simulate import SimulationResult, simulate
-from yarnspec.checks.explore.emit import FixedVariant, emit_test
 from yarnspec.checks.explore.trace import ReplayError, Trace, replay
 
 __all__ = [

@@ -39,7 +39,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 from yarnspec.checks.explore.model_source import ModelSource
-from yarnspec.checks.explore.partition import ReceivedStates, SearchPartition, SearchOptions
+from yarnspec.checks.explore.partition import ReceivedStates, SearchOptions, SearchPartition
 
 #: The hash seed of every worker process (any fixed value does).
 HASH_SEED = "0"
@@ -90,7 +90,10 @@ class InlineBackend:
         for p in parts:
             p.merge(*(boxes[p.index] for boxes in sent))
         asked = [[b"" if sender == p.index else p.request(sender) for sender in range(count)] for p in parts]
-        replies = [[b"" if owner == p.index else p.reply(owner, asked[owner][p.index]) for owner in range(count)] for p in parts]
+        replies = [
+            [b"" if owner == p.index else p.reply(owner, asked[owner][p.index]) for owner in range(count)]
+            for p in parts
+        ]
         return [p.receive(*(answers[p.index] for answers in replies)) for p in parts]
 
     def close(self, wait: bool = True) -> None:
@@ -102,7 +105,12 @@ EXCHANGE = "exchange"
 
 
 def _serve(
-    connection: Connection, peers: list[Connection | None], index: int, count: int, source: ModelSource, options: SearchOptions
+    connection: Connection,
+    peers: list[Connection | None],
+    index: int,
+    count: int,
+    source: ModelSource,
+    options: SearchOptions,
 ) -> None:
     """A worker process: build the partition, then answer calls until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -27,17 +27,16 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.property_guard import PropertyRaised
-from yarnspec.spec.outcome import Limit
-from yarnspec.spec.transition_system import TransitionSystem, violation_check
-
 from yarnspec.checks.explore import liveness
 from yarnspec.checks.explore.arguments import whole_number
-from yarnspec.checks.explore.progress import ProgressLine
 from yarnspec.checks.explore.premises import INVARIANT, PROGRESS, PremiseCount, PremiseCounter
+from yarnspec.checks.explore.progress import ProgressLine
 from yarnspec.checks.explore.result import ExploreResult, PropertyResult, Stats, Verdict, cut_verdict, peak_rss_bytes
 from yarnspec.checks.explore.trace import Trace, build_trace
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.outcome import Limit
+from yarnspec.spec.property_guard import PropertyRaised
+from yarnspec.spec.transition_system import TransitionSystem, violation_check
 
 _ROOT = 0xFFFFFFFF
 _REPORT_EVERY = 1024
@@ -368,13 +367,23 @@ def _explore(
         symmetry=search.symmetry,
     )
     return ExploreResult(
-        model.name, dict(model.parameters), model.variant, verdict, violation, results, stats, tuple(notes),
+        model.name,
+        dict(model.parameters),
+        model.variant,
+        verdict,
+        violation,
+        results,
+        stats,
+        tuple(notes),
         premises=tuple(c for c in counts if c.kind == INVARIANT),
     )
 
 
 def _check_properties(
-    model: TransitionSystem[Any, Any], search: _Search, properties: Iterable[Any], stopped: bool,
+    model: TransitionSystem[Any, Any],
+    search: _Search,
+    properties: Iterable[Any],
+    stopped: bool,
     counts: Iterable[PremiseCount] = (),
 ) -> tuple[PropertyResult, ...]:
     """One result per progress property, from the graph the search recorded; one whose

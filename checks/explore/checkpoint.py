@@ -28,16 +28,15 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from yarnspec.checks.explore.state_data import MAGIC
+from yarnspec.checks.special_files import is_regular_descriptor, refuse_special
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import parse_json, shown_name
-
-from yarnspec.checks.special_files import is_regular_descriptor, refuse_special
-from yarnspec.checks.explore.state_data import MAGIC
 
 FORMAT = "yarnspec-explore-checkpoint"
 #: Raised whenever the stored keys or their routing change meaning: 2 since the scheduler model's
@@ -108,7 +107,11 @@ class Checkpoint:
         described: dict[str, Any] = {
             **self.header,
             "counts": asdict(self.counts),
-            "body": {"encoding": MAGIC.decode(), "bytes": len(body), "segments": [len(segment) for segment in self.partitions]},
+            "body": {
+                "encoding": MAGIC.decode(),
+                "bytes": len(body),
+                "segments": [len(segment) for segment in self.partitions],
+            },
         }
         described["body"]["sha256"] = _digest(described, body)
         refuse_special(target, "--checkpoint")
@@ -155,7 +158,9 @@ class Checkpoint:
                 raise fault(f"{held - length:,} bytes after the body the header announces (not one whole checkpoint)")
             data = stream.read(length)
         if len(data) != length or _digest(header, data) != digest:
-            raise fault("damaged: the SHA-256 digest of the header and body is not the one in the header (corrupt or edited)")
+            raise fault(
+                "damaged: the SHA-256 digest of the header and body is not the one in the header (corrupt or edited)"
+            )
         parts, start = [], 0
         for segment in segments:
             parts.append(data[start : start + segment])
@@ -175,7 +180,9 @@ def _temporary(target: Path) -> Path:
 def _open_new(path: Path) -> BinaryIO:
     """``path`` opened for writing afresh, without blocking: a FIFO put there after the checks
     is refused (``ENXIO``, or not a regular file) instead of waiting for a reader."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o666)
+    descriptor = os.open(
+        path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o666
+    )
     if not is_regular_descriptor(descriptor):
         os.close(descriptor)
         raise InputError(str(path), "--checkpoint", "is not a regular file")
@@ -214,10 +221,23 @@ def _header(first: bytes, fault: Fault) -> dict[str, Any]:
         raise fault("not a yarnspec explore checkpoint")
     version = parsed.get("version")
     if version != VERSION or type(version) is not int:
-        older = " (checkpoints before version 4 were pickles, which this yarnspec no longer reads: run the search again)"
+        older = (
+            " (checkpoints before version 4 were pickles, which this yarnspec no longer reads: run the search again)"
+        )
         hint = older if type(version) is int and 1 <= version < 4 else ""
         raise fault(f"checkpoint version {_shown(version)}, this yarnspec reads {VERSION}{hint}")
-    known = {"format", "version", "model", "symmetry", "fingerprints", "deadlock", "coverage", "partitions", "counts", "body"}
+    known = {
+        "format",
+        "version",
+        "model",
+        "symmetry",
+        "fingerprints",
+        "deadlock",
+        "coverage",
+        "partitions",
+        "counts",
+        "body",
+    }
     for name in sorted(parsed):
         if name not in known:
             raise fault(f"the header has a field {_shown(name)} that no checkpoint has")

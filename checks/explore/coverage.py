@@ -60,7 +60,9 @@ class Coverage:
     def to_json(self) -> dict[str, Any]:
         """JSON-able form."""
         return {
-            "kinds": [{"kind": kind, "fired": fired, "enabled_states": enabled} for kind, fired, enabled in self.rows()],
+            "kinds": [
+                {"kind": kind, "fired": fired, "enabled_states": enabled} for kind, fired, enabled in self.rows()
+            ],
             "never_enabled": self.never_enabled(),
         }
 

@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.transition_system import JSONValue
-
 from yarnspec.checks.explore.result import HOLDS, NOT_REFUTED, UNCHECKED, VACUOUS, ExploreResult
 from yarnspec.checks.explore.trace import Trace
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.transition_system import JSONValue
 
 _FACTORY = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
@@ -74,7 +73,10 @@ def emit_test(trace: Trace, path: str | Path, factory: str, fixed: FixedVariant 
     # a trace carrying its world file builds the model from it (world_model's ``embedded``)
     carried = ", embedded=trace.world" if trace.world is not None else ""
     literal = pprint.pformat(trace.to_json(), width=100, sort_dicts=False)
-    fixed_text = "" if fixed is None else f"""
+    fixed_text = (
+        ""
+        if fixed is None
+        else f"""
 
 #: The fixed variant of the same scenario and the bounds it is explored within.
 FIXED = {pprint.pformat(fixed.to_json(), width=100, sort_dicts=False)}
@@ -88,9 +90,18 @@ def test_fixed_variant_keeps_the_property() -> None:
     status = property_status(result, TRACE["kind"], TRACE["property"])
     assert guarded(status), f"{{TRACE['property']}} is {{status}} under the fix: {{result.verdict.text}}"
 """
-    imports = "from yarnspec.checks.explore import explore\nfrom yarnspec.checks.explore.emit import guarded, property_status\n" if fixed else ""
-    fix_line = "" if fixed is None else f"\ntest_fixed_variant_keeps_the_property fails when the fix ({fixed.about or fixed.variant}) regresses."
-    text = f'''"""Regression test from a counterexample of {trace.model} (variant {trace.variant or 'none'}):
+    )
+    imports = (
+        "from yarnspec.checks.explore import explore\nfrom yarnspec.checks.explore.emit import guarded, property_status\n"
+        if fixed
+        else ""
+    )
+    fix_line = (
+        ""
+        if fixed is None
+        else f"\ntest_fixed_variant_keeps_the_property fails when the fix ({fixed.about or fixed.variant}) regresses."
+    )
+    text = f'''"""Regression test from a counterexample of {trace.model} (variant {trace.variant or "none"}):
 {trace.kind} {trace.property}.
 
 Written by yarnspec.checks.explore.emit.emit_test. test_buggy_variant_still_shows_the_counterexample

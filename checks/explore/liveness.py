@@ -33,7 +33,6 @@ from typing import Any
 from yarnspec.spec.property_guard import PropertyRaised
 from yarnspec.spec.transition_system import Progress
 
-
 #: Per state id: its (action, target id) steps, or None when the state was not expanded.
 Steps = list[list[tuple[Any, int]] | None]
 

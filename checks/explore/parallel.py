@@ -29,25 +29,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.outcome import Limit
-from yarnspec.spec.transition_system import TransitionSystem, first_violation
-
 from yarnspec.checks.explore.arguments import whole_number
 from yarnspec.checks.explore.backends import Backend, InlineBackend, ProcessBackend
 from yarnspec.checks.explore.bfs import GC_FIRST_GENERATION
 from yarnspec.checks.explore.checkpoint import Checkpoint, Counts, header
-from yarnspec.checks.explore.coverage import Coverage
 from yarnspec.checks.explore.fingerprint import collision_probability
 from yarnspec.checks.explore.model_source import ModelSource
-from yarnspec.checks.explore.partition import ROOT, ROUTE_BY_FINGERPRINT, ROUTE_BY_HASH, ReceivedStates, Expansion, SearchOptions, Tag
+from yarnspec.checks.explore.partition import (
+    ROOT,
+    ROUTE_BY_FINGERPRINT,
+    ROUTE_BY_HASH,
+    Expansion,
+    ReceivedStates,
+    SearchOptions,
+    Tag,
+)
 from yarnspec.checks.explore.partition_snapshot import Restored
-from yarnspec.checks.explore.state_data import printable
 from yarnspec.checks.explore.progress import ProgressLine
 from yarnspec.checks.explore.result import ExploreResult, Stats, Verdict, cut_verdict, peak_rss_bytes
+from yarnspec.checks.explore.state_data import printable
 from yarnspec.checks.explore.timing import Clock, print_profile, profile_requested
 from yarnspec.checks.explore.trace import build_trace
 from yarnspec.checks.explore.wire import dumps
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.outcome import Limit
+from yarnspec.spec.transition_system import TransitionSystem, first_violation
 
 #: States each worker explores at start to check that Python's hash agrees between processes.
 PROBE_STATES = 200
@@ -113,7 +119,11 @@ def explore_partitioned(
 
     The cyclic garbage collector runs less often meanwhile, as in the one-worker search."""
     whole_number("explore", "workers", workers, 1)
-    for place, value, lowest in (("max_depth", max_depth, 0), ("max_states", max_states, 1), ("time_limit", time_limit, 1)):
+    for place, value, lowest in (
+        ("max_depth", max_depth, 0),
+        ("max_states", max_states, 1),
+        ("time_limit", time_limit, 1),
+    ):
         if value is not None:
             whole_number("explore", place, value, lowest)
     routing = ROUTE_BY_FINGERPRINT if fingerprints else ROUTE_BY_HASH
@@ -166,7 +176,8 @@ def explore_partitioned(
         # forged checkpoint whose parts fit together (a run without --resume shows a real fault).
         last = (str(exc).strip().splitlines() or [""])[-1][:200]
         raise InputError(
-            resume, "--resume",
+            resume,
+            "--resume",
             f"the search failed on states from this checkpoint ({type(exc).__name__}: {printable(last)}); "
             "resume only from checkpoints this yarnspec wrote, or run again without --resume",
         ) from None
@@ -177,10 +188,14 @@ def explore_partitioned(
             with clock.phase("close"):
                 pool.close()
     if any(invariant.premise is not None for invariant in model.invariants()):
-        run.notes.append("vacuity not checked: the partitioned search does not count the invariants' premises (run without the scale options to count them)")
+        run.notes.append(
+            "vacuity not checked: the partitioned search does not count the invariants' premises (run without the scale options to count them)"
+        )
     if run.timed_out:
         run.limit = Limit.TIME
-        run.notes.append(f"stopped at the time limit of {time_limit:g} s: the figures are those of the levels finished by then")
+        run.notes.append(
+            f"stopped at the time limit of {time_limit:g} s: the figures are those of the levels finished by then"
+        )
     if checkpoint is not None and run.truncated and Path(checkpoint).exists():
         run.notes.append(f"checkpoint {checkpoint} holds the last whole level (continue with --resume {checkpoint})")
     trace = None
@@ -288,7 +303,10 @@ class _Coordinator:
             if answer.fault is not None:
                 raise InputError(path, "--resume", answer.fault)
         stored = [answer.stored for answer in answers]
-        figures = (("states", sum(stored), counts.stored), ("frontier states", sum(a.frontier for a in answers), counts.frontier))
+        figures = (
+            ("states", sum(stored), counts.stored),
+            ("frontier states", sum(a.frontier for a in answers), counts.frontier),
+        )
         for what, held, said in figures:
             if held != said:
                 raise InputError(path, "--resume", f"the partitions hold {held:,} {what}, the header counts {said:,}")
@@ -427,7 +445,11 @@ class _Coordinator:
         positions: list[int] = []
         while partition != ROOT:
             if len(positions) > self.run_.stored:  # only a checkpoint's links can go round in a circle
-                raise InputError(self.resumed_from or "explore", "--resume", "the parent links of the checkpoint go round in a circle")
+                raise InputError(
+                    self.resumed_from or "explore",
+                    "--resume",
+                    "the parent links of the checkpoint go round in a circle",
+                )
             parent, parent_index, position = self.one(partition, "entry", index)
             positions.append(position)
             partition, index = parent, parent_index
@@ -450,7 +472,9 @@ class _Coordinator:
 class _Saver:
     """Writes checkpoints at the end of levels, every ``every`` seconds."""
 
-    def __init__(self, path: str | None, every: float | None, identity: dict[str, Any], pool: Backend, run: _Run) -> None:
+    def __init__(
+        self, path: str | None, every: float | None, identity: dict[str, Any], pool: Backend, run: _Run
+    ) -> None:
         self.path, self.every, self.identity, self.pool, self.run = path, every, identity, pool, run
         self.last = time.perf_counter()
 

@@ -52,8 +52,6 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from yarnspec.spec.transition_system import partition_key_of, violation_check
-
 from yarnspec.checks.explore.bfs import GC_FIRST_GENERATION, _keys_bytes
 from yarnspec.checks.explore.coverage import Coverage
 from yarnspec.checks.explore.fingerprint import KeyEncoder, fingerprint
@@ -62,6 +60,7 @@ from yarnspec.checks.explore.partition_snapshot import ROOT, Held, Restored, dec
 from yarnspec.checks.explore.state_data import FormatError, printable
 from yarnspec.checks.explore.timing import Clock
 from yarnspec.checks.explore.wire import ChannelDecoder, ChannelEncoder, dumps, loads
+from yarnspec.spec.transition_system import partition_key_of, violation_check
 
 #: Routing by Python's ``hash`` of the key (every worker runs with the same ``PYTHONHASHSEED``).
 ROUTE_BY_HASH = "hash"
@@ -334,7 +333,9 @@ class SearchPartition:
                 length = len(listed)
                 # a stuttering step leads to the state itself, stored here: no key to compute
                 routed = [
-                    (position, target, *owner_of(target)) for position, (_, target) in enumerate(listed) if target is not state
+                    (position, target, *owner_of(target))
+                    for position, (_, target) in enumerate(listed)
+                    if target is not state
                 ]
             else:
                 length, listed, routed = prepared.length, prepared.listed, prepared.fresh
@@ -534,7 +535,9 @@ class SearchPartition:
         except FormatError as exc:
             return Restored(fault=f"partition {self.index}: {exc}")
         except Exception as exc:  # noqa: BLE001 - a value whose hash or comparison fails: a forged file
-            return Restored(fault=f"partition {self.index}: cannot read it ({type(exc).__name__}: {printable(str(exc)[:200])})")
+            return Restored(
+                fault=f"partition {self.index}: cannot read it ({type(exc).__name__}: {printable(str(exc)[:200])})"
+            )
         fault = self._check_frontier(held)
         if fault is not None:
             return Restored(fault=f"partition {self.index}: {fault}")

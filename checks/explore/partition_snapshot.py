@@ -72,7 +72,13 @@ def encode_held(index: int, held: Held, fingerprints: bool) -> bytes:
 
 
 def decode_held(
-    data: bytes, index: int, count: int, fingerprints: bool, kinds: tuple[str, ...] | None, initial: int, roots: Iterable[str]
+    data: bytes,
+    index: int,
+    count: int,
+    fingerprints: bool,
+    kinds: tuple[str, ...] | None,
+    initial: int,
+    roots: Iterable[str],
 ) -> Held:
     """Partition ``index``'s state (of ``count`` partitions) from a segment, checked as the
     module docstring says: ``kinds`` are the model's action kinds when coverage is counted
@@ -110,13 +116,19 @@ def needed_states(held: Held, count: int) -> tuple[int, ...]:
     return tuple(needed)
 
 
-def _check_links(parent_part: array[int], parent_index: array[int], position: array[int], count: int, initial: int) -> None:
+def _check_links(
+    parent_part: array[int], parent_index: array[int], position: array[int], count: int, initial: int
+) -> None:
     for place, (part, index, where) in enumerate(zip(parent_part, parent_index, position)):
         if part == ROOT:
             if index != 0 or where >= initial:
-                raise FormatError(f"state {place}: an initial state at position {where} of {initial} (parent index {index})")
+                raise FormatError(
+                    f"state {place}: an initial state at position {where} of {initial} (parent index {index})"
+                )
         elif not 0 <= part < count or index < 0:
-            raise FormatError(f"state {place}: a parent link to state {index} of partition {part}, of {count} partitions")
+            raise FormatError(
+                f"state {place}: a parent link to state {index} of partition {part}, of {count} partitions"
+            )
 
 
 def _frontier(frontier: Any, stored: int) -> list[tuple[int, int, Any]]:
@@ -150,7 +162,9 @@ def _coverage(value: Any, kinds: tuple[str, ...] | None) -> Coverage | None:
     counters: list[Counter[str]] = []
     for name in ("fired", "enabled"):
         counts = value[name]
-        valid = isinstance(counts, dict) and all(isinstance(k, str) and type(n) is int and n >= 0 for k, n in counts.items())
+        valid = isinstance(counts, dict) and all(
+            isinstance(k, str) and type(n) is int and n >= 0 for k, n in counts.items()
+        )
         if not valid:
             raise FormatError(f"coverage: {name} is not counts per action kind")
         counters.append(Counter(counts))

@@ -49,7 +49,13 @@ class PremiseCount:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-able form."""
-        return {"property": self.name, "kind": self.kind, "premise": self.premise, "states": self.states, "reached": self.reached}
+        return {
+            "property": self.name,
+            "kind": self.kind,
+            "premise": self.premise,
+            "states": self.states,
+            "reached": self.reached,
+        }
 
 
 @dataclass
@@ -88,4 +94,6 @@ class PremiseCounter:
 
     def counts(self) -> tuple[PremiseCount, ...]:
         """One count per premise, in the order the properties were given."""
-        return tuple(PremiseCount(name, kind, text, self.hits[at]) for (name, kind, text), at in zip(self.names, self.slot))
+        return tuple(
+            PremiseCount(name, kind, text, self.hits[at]) for (name, kind, text), at in zip(self.names, self.slot)
+        )

@@ -20,9 +20,15 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from yarnspec.checks.explore.ray_connect import (
+    Captured,
+    check_reachable,
+    connect,
+    one_line,
+    stderr_captured,
+    token_hint,
+)
 from yarnspec.impl.errors import InputError
-
-from yarnspec.checks.explore.ray_connect import Captured, check_reachable, connect, one_line, stderr_captured, token_hint
 
 if TYPE_CHECKING:
     from yarnspec.checks.explore.model_source import ModelSource
@@ -30,6 +36,7 @@ if TYPE_CHECKING:
 
 #: The address meaning "start a local Ray instance".
 LOCAL = "local"
+
 
 class RayBackend:
     """``count`` partitions as Ray actors on the cluster at ``address``."""
@@ -55,7 +62,13 @@ class RayBackend:
             try:
                 if address == LOCAL:
                     # one CPU per actor, so that every partition is placed even on a small machine
-                    ray.init(num_cpus=max(count, os.cpu_count() or 1), runtime_env=environment, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+                    ray.init(
+                        num_cpus=max(count, os.cpu_count() or 1),
+                        runtime_env=environment,
+                        include_dashboard=False,
+                        logging_level=logging.ERROR,
+                        log_to_driver=False,
+                    )
                 else:
                     check_reachable(address)
                     with stderr_captured() as said:
@@ -71,7 +84,11 @@ class RayBackend:
 
     def call(self, method: str, arguments: Sequence[tuple[Any, ...] | None]) -> list[Any]:
         """Call the actors at once and wait for every answer."""
-        pending = {i: getattr(actor, method).remote(*args) for i, (actor, args) in enumerate(zip(self._actors, arguments)) if args is not None}
+        pending = {
+            i: getattr(actor, method).remote(*args)
+            for i, (actor, args) in enumerate(zip(self._actors, arguments))
+            if args is not None
+        }
         answers = dict(zip(pending, self._ray.get(list(pending.values()))))
         return [answers.get(i) for i in range(self.count)]
 
@@ -82,9 +99,18 @@ class RayBackend:
         boxes = [[actor.outbox.remote(owner) for owner in range(count)] for actor in actors]
         for owner, actor in enumerate(actors):  # an actor runs the calls of one caller in order
             actor.merge.remote(*(boxes[sender][owner] for sender in range(count)))
-        asked = [[actor.request.remote(sender) if sender != owner else b"" for sender in range(count)] for owner, actor in enumerate(actors)]
-        replies = [[actor.reply.remote(owner, asked[owner][sender]) if owner != sender else b"" for owner in range(count)] for sender, actor in enumerate(actors)]
-        pending = [actor.receive.remote(*(replies[sender][owner] for sender in range(count))) for owner, actor in enumerate(actors)]
+        asked = [
+            [actor.request.remote(sender) if sender != owner else b"" for sender in range(count)]
+            for owner, actor in enumerate(actors)
+        ]
+        replies = [
+            [actor.reply.remote(owner, asked[owner][sender]) if owner != sender else b"" for owner in range(count)]
+            for sender, actor in enumerate(actors)
+        ]
+        pending = [
+            actor.receive.remote(*(replies[sender][owner] for sender in range(count)))
+            for owner, actor in enumerate(actors)
+        ]
         answers: list[ReceivedStates] = self._ray.get(pending)
         return answers
 

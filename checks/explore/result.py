@@ -10,12 +10,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from yarnspec.spec.outcome import Limit, Outcome
-
 from yarnspec.checks.explore.coverage import Coverage
 from yarnspec.checks.explore.fingerprint import FINGERPRINT_BITS
 from yarnspec.checks.explore.premises import PremiseCount
 from yarnspec.checks.explore.trace import Trace
+from yarnspec.spec.outcome import Limit, Outcome
 
 HOLDS = Outcome.HOLDS
 NOT_REFUTED = Outcome.NOT_REFUTED
@@ -51,7 +50,13 @@ class Verdict:
     @staticmethod
     def not_refuted(limit: Limit, depth: int, states: int) -> Verdict:
         """No violation within the explored part, which ``limit`` cut short."""
-        return Verdict(Outcome.NOT_REFUTED, f"not refuted: {limit.phrase} cut the search {_reach(depth, states)}", limit, depth, states)
+        return Verdict(
+            Outcome.NOT_REFUTED,
+            f"not refuted: {limit.phrase} cut the search {_reach(depth, states)}",
+            limit,
+            depth,
+            states,
+        )
 
     @staticmethod
     def violated() -> Verdict:
@@ -62,7 +67,11 @@ class Verdict:
     def vacuous(limit: Limit | None, depth: int, states: int) -> Verdict:
         """The premise never held in the ``states`` states met (all of them, when ``limit`` is
         ``None``; else within the part ``limit`` left)."""
-        within = "in any reachable state (exhaustive)" if limit is None else f"in the part searched ({limit.phrase} cut it {_reach(depth, states)})"
+        within = (
+            "in any reachable state (exhaustive)"
+            if limit is None
+            else f"in the part searched ({limit.phrase} cut it {_reach(depth, states)})"
+        )
         return Verdict(Outcome.VACUOUS, f"vacuous: the premise never holds {within}", limit, depth, states)
 
     @staticmethod

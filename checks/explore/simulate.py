@@ -17,13 +17,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.outcome import Limit, Outcome
-from yarnspec.spec.transition_system import Invariant, TransitionSystem, first_violation
-
 from yarnspec.checks.explore.arguments import whole_number
 from yarnspec.checks.explore.result import Verdict
 from yarnspec.checks.explore.trace import Trace, build_trace
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.outcome import Limit, Outcome
+from yarnspec.spec.transition_system import Invariant, TransitionSystem, first_violation
 
 
 @dataclass(frozen=True)
@@ -102,12 +101,23 @@ def simulate(
         else Verdict(
             Outcome.NOT_REFUTED,
             f"not refuted: no violation in {walks} walks of up to {max_steps} steps (simulation, seed {seed})",
-            Limit.WALKS, max_steps, len(visited),
+            Limit.WALKS,
+            max_steps,
+            len(visited),
         )
     )
     return SimulationResult(
-        model.name, dict(model.parameters), model.variant, seed, walks, max_steps, verdict, violation,
-        taken, len(visited), round(time.perf_counter() - started, 3),
+        model.name,
+        dict(model.parameters),
+        model.variant,
+        seed,
+        walks,
+        max_steps,
+        verdict,
+        violation,
+        taken,
+        len(visited),
+        round(time.perf_counter() - started, 3),
     )
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
+from yarnspec.checks.explore.arguments import whole_number
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.transition_system import (
     Invariant,
@@ -32,8 +33,6 @@ from yarnspec.spec.transition_system import (
     always_eventually,
     leads_to,
 )
-
-from yarnspec.checks.explore.arguments import whole_number
 
 #: An action: ``(kind, app, node)`` with kind 0 for allocate and 1 for release.
 ToyAction = tuple[int, int, int]

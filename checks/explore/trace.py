@@ -26,12 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from yarnspec.checks.explore.trace_world import EmbeddedWorld
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import read_json, shown_name
 from yarnspec.spec.property_guard import PropertyRaised
 from yarnspec.spec.transition_system import JSONValue, Progress, TransitionSystem
-
-from yarnspec.checks.explore.trace_world import EmbeddedWorld
 
 FORMAT = "yarnspec-trace"
 VERSION = 2
@@ -121,8 +120,15 @@ class Trace:
         raw_world = data.get("world")
         world = None if raw_world is None else EmbeddedWorld.from_json(raw_world, source)
         return Trace(
-            text["model"], parameters, text["variant"], text["kind"], text["property"], text["message"],
-            tuple(steps), loop_start, world,
+            text["model"],
+            parameters,
+            text["variant"],
+            text["kind"],
+            text["property"],
+            text["message"],
+            tuple(steps),
+            loop_start,
+            world,
         )
 
     def dumps(self) -> str:
@@ -225,7 +231,9 @@ def check_kind_matches_property(trace: Trace, source: str) -> None:
         if trace.kind == "deadlock":
             fault = f"kind is 'deadlock' but the property is {trace.property!r}: a deadlock trace's property is {DEADLOCK_PROPERTY!r}"
         else:
-            fault = f"kind is {trace.kind!r} but the property is {DEADLOCK_PROPERTY!r}, which only a deadlock trace names"
+            fault = (
+                f"kind is {trace.kind!r} but the property is {DEADLOCK_PROPERTY!r}, which only a deadlock trace names"
+            )
         raise ReplayError(source, "kind", fault)
 
 

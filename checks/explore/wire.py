@@ -24,7 +24,9 @@ from operator import attrgetter
 from typing import Any
 
 
-def _rebuild(kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...] = ()) -> Any:
+def _rebuild(
+    kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...] = ()
+) -> Any:
     """A dataclass instance of ``kind`` with ``names`` set to ``values`` and the fields left
     out of comparison set to their ``defaults`` (or left empty)."""
     value: Any = object.__new__(kind)
@@ -87,7 +89,9 @@ PLAIN_RATIO = 16
 _FRESH, _GOING_ON = b"\x01", b"\x00"
 
 
-def _new(number: int, kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...]) -> Any:
+def _new(
+    number: int, kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...]
+) -> Any:
     """A marker: a record sent for the first time on a channel (see :class:`ChannelEncoder`)."""
     raise RuntimeError("read channel messages with ChannelDecoder")
 
@@ -265,7 +269,12 @@ class ChannelDecoder:
         return _ChannelUnpickler(buffer, self).load()
 
     def rebuild(
-        self, number: int, kind: type, names: tuple[str, ...], values: tuple[Any, ...], defaults: tuple[tuple[str, Any], ...]
+        self,
+        number: int,
+        kind: type,
+        names: tuple[str, ...],
+        values: tuple[Any, ...],
+        defaults: tuple[tuple[str, Any], ...],
     ) -> Any:
         """Record ``number`` (see :func:`_record`), kept for the references to it."""
         record = self.records[number] = _record(kind, names, values, defaults)

@@ -152,14 +152,23 @@ def diff(old: JSONValue, new: JSONValue) -> list[Change]:
     return changes
 
 
-def _renumbered(before: dict[tuple[str, str], JSONValue], after: dict[tuple[str, str], JSONValue]) -> dict[tuple[str, str], tuple[str, str]]:
+def _renumbered(
+    before: dict[tuple[str, str], JSONValue], after: dict[tuple[str, str], JSONValue]
+) -> dict[tuple[str, str], tuple[str, str]]:
     """Old key -> new key for id-keyed members (``ID_PREFIX`` groups) whose fields are the same
     under another id, among those not unchanged under their own id."""
     unmatched_old = [k for k in before if k[0] in ID_PREFIX and after.get(k) != before[k]]
     unmatched_new = [k for k in after if k[0] in ID_PREFIX and before.get(k) != after[k]]
     renamed: dict[tuple[str, str], tuple[str, str]] = {}
     for target in unmatched_new:
-        source = next((k for k in unmatched_old if k[0] == target[0] and k != target and k not in renamed and before[k] == after[target]), None)
+        source = next(
+            (
+                k
+                for k in unmatched_old
+                if k[0] == target[0] and k != target and k not in renamed and before[k] == after[target]
+            ),
+            None,
+        )
         if source is not None:
             renamed[source] = target
     return renamed

@@ -48,10 +48,9 @@ def _quote(text: str) -> str:
 def state_graph(model: TransitionSystem[Any, Any], trace: Trace | None = None, limit: int = DEFAULT_LIMIT) -> DotGraph:
     """The DOT picture of ``model``'s graph (around ``trace`` when given), at most ``limit`` states."""
     path: list[Hashable] = []
-    path_actions: list[str] = []
     if trace is not None:
-        states, actions = replay_states(model, trace, "<trace>")
-        path, path_actions = list(states), [model.action_label(a) for a in actions]
+        states, _ = replay_states(model, trace, "<trace>")
+        path = list(states)
         seeds = list(dict.fromkeys(path))
     else:
         seeds = list(model.initial_states())
@@ -85,7 +84,11 @@ def state_graph(model: TransitionSystem[Any, Any], trace: Trace | None = None, l
     on_path = {(order[a], order[b]) for a, b in zip(path, path[1:]) if a in order and b in order}
     loop: set[tuple[int, int]] = set()
     if trace is not None and trace.loop_start is not None:
-        loop = {(order[a], order[b]) for a, b in zip(path[trace.loop_start:], path[trace.loop_start + 1:]) if a in order and b in order}
+        loop = {
+            (order[a], order[b])
+            for a, b in zip(path[trace.loop_start :], path[trace.loop_start + 1 :])
+            if a in order and b in order
+        }
     step_of: dict[int, list[int]] = {}
     for index, state in enumerate(path):
         if state in order:  # a --dot-limit below the trace's length cuts the trace too

@@ -11,14 +11,13 @@ from typing import Any
 
 from yarnspec.checks.commands.number_options import whole_number_argument
 from yarnspec.checks.explore.trace import Trace
-from yarnspec.checks.special_files import refuse_special
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.transition_system import TransitionSystem
-
 from yarnspec.checks.render.dot import DEFAULT_LIMIT, state_graph
 from yarnspec.checks.render.frames import cluster_frames
 from yarnspec.checks.render.html import render_html
 from yarnspec.checks.render.itf import to_itf
+from yarnspec.checks.special_files import refuse_special
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.transition_system import TransitionSystem
 
 #: The most states ``--dot-limit`` draws (Graphviz lays out a few thousand at most).
 MAX_DOT_LIMIT = 1_000_000
@@ -28,7 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The shared options."""
     parser.add_argument("--full", action="store_true", help="print every step's whole state under its changes")
     parser.add_argument("--html", metavar="FILE", help="write the trace viewer: one self-contained HTML file")
-    parser.add_argument("--dot", metavar="FILE", help="write the state graph around the counterexample (or from the initial states) as Graphviz DOT")
+    parser.add_argument(
+        "--dot",
+        metavar="FILE",
+        help="write the state graph around the counterexample (or from the initial states) as Graphviz DOT",
+    )
     parser.add_argument("--dot-limit", metavar="N", help=f"draw at most N states with --dot (default {DEFAULT_LIMIT})")
     parser.add_argument("--itf", metavar="FILE", help="write the trace in the Informal Trace Format (Apalache, Quint)")
 
@@ -65,7 +68,13 @@ def write_pictures(
     said: list[str] = []
     writers: list[tuple[str, str | None, Callable[[], str]]] = []
     if trace is not None:
-        writers.append(("--html", args.html, lambda: render_html(trace, cluster_frames(model, trace, source), None if about is None else about())))
+        writers.append(
+            (
+                "--html",
+                args.html,
+                lambda: render_html(trace, cluster_frames(model, trace, source), None if about is None else about()),
+            )
+        )
         writers.append(("--itf", args.itf, lambda: json.dumps(to_itf(trace), indent=1) + "\n"))
     else:
         missing = [path for path in (args.html, args.itf) if path]

@@ -48,7 +48,9 @@ def cluster_frames(model: TransitionSystem[Any, Any], trace: Trace, source: str 
         )
     return {
         "resources": [MEMORY, VCORES, *(f"resource{i}" for i in range(2, width))][:width],
-        "nodes": {n.name: {"capacity": list(n.capacity.values), "partition": n.partition, "rack": n.rack} for n in world.nodes},
+        "nodes": {
+            n.name: {"capacity": list(n.capacity.values), "partition": n.partition, "rack": n.rack} for n in world.nodes
+        },
         "queues": [
             {"path": q.path, "parent": world.queues[q.parent].path if q.parent >= 0 else None, "leaf": q.leaf}
             for q in world.queues

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import html
 import json
-from importlib import resources
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from yarnspec.checks.explore.trace import Trace
-
 from yarnspec.checks.render.diff import diff, listing
 
 
@@ -34,7 +33,9 @@ def viewer_data(trace: Trace, cluster: dict[str, Any] | None, about: Mapping[str
     :class:`yarnspec.checks.explain.trace_about.TraceAbout`'s JSON; the names alone when ``None``)."""
     steps = []
     for index, step in enumerate(trace.steps):
-        lines = listing(step.state) if index == 0 else [c.line() for c in diff(trace.steps[index - 1].state, step.state)]
+        lines = (
+            listing(step.state) if index == 0 else [c.line() for c in diff(trace.steps[index - 1].state, step.state)]
+        )
         steps.append({"action": step.action, "state": step.state, "changes": lines})
     return {
         "model": trace.model,
@@ -61,13 +62,15 @@ def _script_json(data: Any) -> str:
 
 def render_html(trace: Trace, cluster: dict[str, Any] | None, about: Mapping[str, str] | None = None) -> str:
     """The viewer page for ``trace`` as text."""
-    title = f"{trace.kind} {trace.property}: {trace.parameters.get('world', trace.model)} ({trace.variant or 'no variant'})"
+    title = (
+        f"{trace.kind} {trace.property}: {trace.parameters.get('world', trace.model)} ({trace.variant or 'no variant'})"
+    )
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>yarnspec trace: {html.escape(title)}</title>\n"
         f"<style>\n{_asset('viewer.css')}</style>\n</head>\n<body>\n"
         "<noscript>This trace viewer needs JavaScript.</noscript>\n"
-        f"<script type=\"application/json\" id=\"trace-data\">{_script_json(viewer_data(trace, cluster, about))}</script>\n"
+        f'<script type="application/json" id="trace-data">{_script_json(viewer_data(trace, cluster, about))}</script>\n'
         f"<script>\n{_asset('viewer.js')}</script>\n</body>\n</html>\n"
     )
 

@@ -21,9 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from yarnspec.checks.explore.trace import Trace
-from yarnspec.spec.transition_system import JSONValue
-
 from yarnspec.checks.render.diff import SINGULAR
+from yarnspec.spec.transition_system import JSONValue
 
 SAFE = 2**53 - 1
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

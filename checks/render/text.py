@@ -4,7 +4,6 @@ full state a flag away, and a lasso's loop marked."""
 from __future__ import annotations
 
 from yarnspec.checks.explore.trace import Trace
-
 from yarnspec.checks.render.diff import compact, diff, listing
 
 #: The marker in front of the steps that repeat for ever.

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
+from yarnspec.checks.snapshot.records import ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 from yarnspec.impl.cluster import (
     Application,
     ClusterSnapshot,
@@ -36,8 +37,6 @@ from yarnspec.impl.config.build import queues_for_snapshot
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import ZERO, Resource
-
-from yarnspec.checks.snapshot.records import ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 
 Figures = dict[tuple[str, str], Resource]
 
@@ -141,11 +140,17 @@ class _Checker:
                 self.fail(record.place, f"queue {path} is not in the configuration ({', '.join(self.conf.sources)})")
             if record.leaf is not None and record.leaf != configured[path].leaf:
                 kind = "a leaf" if record.leaf else "a parent"
-                self.fail(record.place, f"queue {path} is {kind} here but not in the configuration: snapshot and configuration differ")
+                self.fail(
+                    record.place,
+                    f"queue {path} is {kind} here but not in the configuration: snapshot and configuration differ",
+                )
         if self.records.kind == "rest":
             for path in configured:
                 if path not in self.records.queues:
-                    self.fail("$.scheduler", f"queue {path} of the configuration is missing: snapshot and configuration differ")
+                    self.fail(
+                        "$.scheduler",
+                        f"queue {path} of the configuration is missing: snapshot and configuration differ",
+                    )
 
     def apps(self) -> dict[int, Application]:
         """Applications with their queue resolved to a configured leaf."""
@@ -182,7 +187,9 @@ class _Checker:
             seen.add(container.container_id)
             node = self.nodes.get(container.node)
             if node is None:
-                self.fail(record.place, f"{record.name} runs on {container.node}, which is not a running node of the snapshot")
+                self.fail(
+                    record.place, f"{record.name} runs on {container.node}, which is not a running node of the snapshot"
+                )
             label = container.label if record.label_given else node.partition
             if label not in self.records.exclusive and label != node.partition:
                 self.fail(record.place, f"{record.name} asks for partition {label!r}, which no node has")
@@ -199,9 +206,14 @@ class _Checker:
         for node in self.records.nodes:
             amount = used.get(node.node_id, ZERO)
             if not amount.fits_all(node.total):
-                self.fail(node.place, f"node {node.node_id}: its containers use {amount}, more than its total {node.total}")
+                self.fail(
+                    node.place, f"node {node.node_id}: its containers use {amount}, more than its total {node.total}"
+                )
             if node.stated_used is not None and node.stated_used != amount:
-                self.fail(node.place, f"node {node.node_id} says it uses {node.stated_used}, its containers add up to {amount}")
+                self.fail(
+                    node.place,
+                    f"node {node.node_id} says it uses {node.stated_used}, its containers add up to {amount}",
+                )
 
     def app_totals(self, containers: Sequence[ContainerRecord]) -> None:
         """Each application's live containers match its stated allocation and count."""
@@ -215,9 +227,14 @@ class _Checker:
         for app in self.records.apps:
             amount, number = used.get(app.app_id, ZERO), count.get(app.app_id, 0)
             if app.stated_containers is not None and app.stated_containers != number:
-                self.fail(app.place, f"{app.name} says it runs {app.stated_containers} containers, the snapshot lists {number} (add the containers of its attempt)")
+                self.fail(
+                    app.place,
+                    f"{app.name} says it runs {app.stated_containers} containers, the snapshot lists {number} (add the containers of its attempt)",
+                )
             if app.stated_used is not None and app.stated_used != amount:
-                self.fail(app.place, f"{app.name} says it has {app.stated_used} allocated, its containers add up to {amount}")
+                self.fail(
+                    app.place, f"{app.name} says it has {app.stated_used} allocated, its containers add up to {amount}"
+                )
 
     def queue_figures(self, containers: Sequence[ContainerRecord]) -> tuple[Figures, Figures, Figures]:
         """Used, reserved and pending per (queue, partition): leaves from containers and
@@ -260,7 +277,11 @@ class _Checker:
                 continue
             label = partition or '""'
             if leaf:
-                why = f"its applications' containers add up to {expected}" if name != "pending" else f"its applications ask for {expected}"
+                why = (
+                    f"its applications' containers add up to {expected}"
+                    if name != "pending"
+                    else f"its applications ask for {expected}"
+                )
             else:
                 why = f"its children's add up to {expected}: a parent's {name} is the sum of its children's"
             self.fail(record.place, f"queue {record.path} partition {label}: {name} is {amount}, but {why}")

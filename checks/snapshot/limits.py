@@ -14,9 +14,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-
 from yarnspec.checks.commands.number_options import whole_number_argument
+from yarnspec.impl.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,9 @@ class SnapshotLimits:
         for setting in settings:
             name, _, value = setting.partition("=")
             if name not in names:
-                raise InputError(source, option, f"expected NAME=N with NAME one of {', '.join(names)}, got {setting!r}")
+                raise InputError(
+                    source, option, f"expected NAME=N with NAME one of {', '.join(names)}, got {setting!r}"
+                )
             changed = replace(changed, **{name: whole_number_argument(value, source, f"{option} {name}", 1, 2**63 - 1)})
         return changed
 
@@ -72,14 +73,18 @@ def snapshot_counts(document: dict[str, Any]) -> dict[str, int]:
             "queues": _length(document.get("queues")),
             "nodes": _length(document.get("nodes")),
             "apps": _length(apps),
-            "containers": sum(_length(_get(app, "containers")) for app in apps if isinstance(app, dict)) if isinstance(apps, list) else 0,
+            "containers": sum(_length(_get(app, "containers")) for app in apps if isinstance(app, dict))
+            if isinstance(apps, list)
+            else 0,
         }
     bodies = document.get("containers")
     return {
         "queues": sum(1 for item in _objects(document.get("scheduler")) if "queueName" in item),
         "nodes": _length(_get(document, "nodes", "nodes", "node")),
         "apps": _length(_get(document, "apps", "apps", "app")),
-        "containers": sum(_length(_get(body, "container")) for body in bodies.values()) if isinstance(bodies, dict) else 0,
+        "containers": sum(_length(_get(body, "container")) for body in bodies.values())
+        if isinstance(bodies, dict)
+        else 0,
     }
 
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from yarnspec.checks.shipped_schemas import validate
+from yarnspec.checks.snapshot.records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 from yarnspec.impl.cluster import DEFAULT_PARTITION, Container, ContainerId
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
-
-from yarnspec.checks.shipped_schemas import validate
-from yarnspec.checks.snapshot.records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 
 FORMAT = "yarnspec-snapshot/1"
 #: A container's priority when the file does not give one (Hadoop's test harnesses use 1 for
@@ -56,9 +55,13 @@ def read_plain(document: Any, source: str) -> SnapshotRecords:
         for name, values in figures.items():
             if name in entry:
                 if partition in values:
-                    raise InputError(source, place, f"queue {entry['path']} partition {partition!r}: {name} is given twice")
+                    raise InputError(
+                        source, place, f"queue {entry['path']} partition {partition!r}: {name} is given twice"
+                    )
                 values[partition] = _resource(entry[name])
-        queues[entry["path"]] = QueueRecord(entry["path"], old.place, None, figures["used"], figures["pending"], figures["reserved"])
+        queues[entry["path"]] = QueueRecord(
+            entry["path"], old.place, None, figures["used"], figures["pending"], figures["reserved"]
+        )
     return SnapshotRecords(source, "plain", exclusive, nodes, tuple(apps), tuple(containers), queues)
 
 

@@ -85,7 +85,5 @@ class SnapshotRecords:
             nodes=tuple(replace(n, stated_used=None) for n in self.nodes),
             apps=tuple(replace(a, stated_used=None, stated_containers=None) for a in self.apps),
             containers=tuple(c for c in self.containers if c.name not in killed),
-            queues={
-                path: replace(q, used={}) for path, q in self.queues.items()
-            },
+            queues={path: replace(q, used={}) for path, q in self.queues.items()},
         )

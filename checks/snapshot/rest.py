@@ -30,12 +30,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from yarnspec.checks.shipped_schemas import validate
+from yarnspec.checks.snapshot.records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 from yarnspec.impl.cluster import DEFAULT_PARTITION, ROOT, Container, ContainerId
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
-
-from yarnspec.checks.shipped_schemas import validate
-from yarnspec.checks.snapshot.records import AppRecord, ContainerRecord, NodeRecord, QueueRecord, SnapshotRecords
 
 LEAF_TYPE = "capacitySchedulerLeafQueueInfo"
 #: Application states whose containers the scheduler still accounts for.
@@ -59,7 +58,9 @@ def read_rest(document: Any, source: str) -> SnapshotRecords:
     validate(document, "rm-rest-snapshot", source)
     exclusive = _exclusivity(document.get("node_labels"))
     queues: dict[str, QueueRecord] = {}
-    _queue(document["scheduler"]["scheduler"]["schedulerInfo"], None, "$.scheduler.scheduler.schedulerInfo", source, queues)
+    _queue(
+        document["scheduler"]["scheduler"]["schedulerInfo"], None, "$.scheduler.scheduler.schedulerInfo", source, queues
+    )
     nodes = []
     for index, entry in enumerate(document["nodes"]["nodes"]["node"]):
         if entry["state"] in LIVE_NODE_STATES:
@@ -76,7 +77,11 @@ def read_rest(document: Any, source: str) -> SnapshotRecords:
         match = _id_match(_APP_ID, entry["id"], "application_<timestamp>_<sequence>", source, place + ".id")
         app_id = int(match["seq"])
         if app_id in timestamps:
-            raise InputError(source, place, f"{entry['id']}: the same sequence number as {timestamps[app_id]} (one ResourceManager's applications only)")
+            raise InputError(
+                source,
+                place,
+                f"{entry['id']}: the same sequence number as {timestamps[app_id]} (one ResourceManager's applications only)",
+            )
         timestamps[app_id] = entry["id"]
         stated = None
         if "allocatedMB" in entry and "allocatedVCores" in entry:
@@ -102,7 +107,9 @@ def _id_match(pattern: re.Pattern[str], text: str, form: str, source: str, place
     match = pattern.fullmatch(text)
     if match is None:
         shown = text if len(text) <= 80 else text[:77] + "..."
-        raise InputError(source, place, f"expected {form} (ASCII digits, as many as Hadoop's id holds), found {shown!r}")
+        raise InputError(
+            source, place, f"expected {form} (ASCII digits, as many as Hadoop's id holds), found {shown!r}"
+        )
     return match
 
 
@@ -121,7 +128,9 @@ def _exclusivity(labels: Any) -> dict[str, bool]:
     return exclusive
 
 
-def _queue(entry: Mapping[str, Any], parent: str | None, place: str, source: str, found: dict[str, QueueRecord]) -> None:
+def _queue(
+    entry: Mapping[str, Any], parent: str | None, place: str, source: str, found: dict[str, QueueRecord]
+) -> None:
     name = entry["queueName"]
     path = entry.get("queuePath") or (name if parent is None else f"{parent}.{name}")
     if parent is None and path != ROOT:
@@ -136,7 +145,11 @@ def _queue(entry: Mapping[str, Any], parent: str | None, place: str, source: str
         for index, usage in enumerate(usages):
             partition = usage["partitionName"]
             if partition in used:
-                raise InputError(source, f"{place}.resources.resourceUsagesByPartition[{index}]", f"partition {partition!r} appears twice")
+                raise InputError(
+                    source,
+                    f"{place}.resources.resourceUsagesByPartition[{index}]",
+                    f"partition {partition!r} appears twice",
+                )
             used[partition] = _resource(usage["used"]) if "used" in usage else Resource.of(0, 0)
             if "pending" in usage:
                 pending[partition] = _resource(usage["pending"])
@@ -162,7 +175,9 @@ def _node(entry: Mapping[str, Any], place: str) -> NodeRecord:
         total = Resource.of(
             entry["usedMemoryMB"] + entry["availMemoryMB"], entry["usedVirtualCores"] + entry["availableVirtualCores"]
         )
-    return NodeRecord(entry["id"], labels[0] if labels else DEFAULT_PARTITION, total, entry.get("rack", "/default-rack"), place, used)
+    return NodeRecord(
+        entry["id"], labels[0] if labels else DEFAULT_PARTITION, total, entry.get("rack", "/default-rack"), place, used
+    )
 
 
 def _containers(bodies: Mapping[str, Any], apps: Mapping[str, AppRecord], source: str) -> tuple[ContainerRecord, ...]:
@@ -172,11 +187,21 @@ def _containers(bodies: Mapping[str, Any], apps: Mapping[str, AppRecord], source
             place = f"$.containers[{key!r}].container[{index}]"
             if entry.get("containerState", "RUNNING") == "COMPLETE":
                 continue
-            match = _id_match(_CONTAINER_ID, entry["containerId"], "container_[e<epoch>_]<timestamp>_<app>_<attempt>_<number>", source, place + ".containerId")
+            match = _id_match(
+                _CONTAINER_ID,
+                entry["containerId"],
+                "container_[e<epoch>_]<timestamp>_<app>_<attempt>_<number>",
+                source,
+                place + ".containerId",
+            )
             app_name = f"application_{match['ts']}_{match['seq']}"
             app = apps.get(app_name)
             if app is None:
-                raise InputError(source, place, f"{entry['containerId']}: its application {app_name} is not a running application in apps")
+                raise InputError(
+                    source,
+                    place,
+                    f"{entry['containerId']}: its application {app_name} is not a running application in apps",
+                )
             number = int(match["number"]) | (int(match["epoch"] or 0) << _EPOCH_SHIFT)
             is_am = int(match["number"]) == 1
             container = Container(

@@ -23,7 +23,9 @@ from yarnspec.impl.cluster import ClusterSnapshot, Container
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
 
 
-def snapshot_warnings(snapshot: ClusterSnapshot, conf: SchedulerConfiguration, name: Callable[[Container], str]) -> list[str]:
+def snapshot_warnings(
+    snapshot: ClusterSnapshot, conf: SchedulerConfiguration, name: Callable[[Container], str]
+) -> list[str]:
     """One line per container on a label its queue cannot access and per queue above its
     maximum (``name`` gives a container's name as the snapshot file wrote it)."""
     lines = []

@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
+from yarnspec.checks.suites.strategies import PreemptionScenario, RandomChooser, generate_scenario
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.impl.preemption.result import PolicyState
 from yarnspec.impl.resources import total
 from yarnspec.spec.preemption.invariants import PROPERTIES, Round, Violation, leaf_of, round_budget
-
-from yarnspec.checks.suites.strategies import PreemptionScenario, RandomChooser, generate_scenario
 
 #: The name of the suite's own row: rounds that raised instead of returning a result.
 RUNS = "edit_schedule_runs"
@@ -85,7 +84,7 @@ def paths_reached(rnd: Round) -> set[str]:
             reached.add("reserved selector chose")
         if selector.selected and "balance" in kind:
             reached.add("balance selector chose")
-        for (queue, partition), target in selector.targets.items():
+        for (queue, _partition), target in selector.targets.items():
             info = snapshot.queues.get(queue)
             if info is None or not info.leaf or info.preemption_disabled:
                 continue
@@ -125,7 +124,8 @@ def describe(scenario: PreemptionScenario) -> str:
         f"config: {', '.join(changed) or 'defaults'}",
         "partitions: "
         + ", ".join(
-            f"{name!r}={p.resource}{'' if p.exclusive else ' (non-exclusive)'}" for name, p in snapshot.partitions.items()
+            f"{name!r}={p.resource}{'' if p.exclusive else ' (non-exclusive)'}"
+            for name, p in snapshot.partitions.items()
         ),
     ]
     for path in snapshot.preorder():

@@ -13,12 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from yarnspec.spec.outcome import Outcome, exit_status, satisfies
-from yarnspec.spec.worlds.catalogue import INVARIANTS, SCENARIOS, ExploreBounds, Scenario, ScenarioVariant
-
 from yarnspec.checks.explore import ExploreResult, SimulationResult, Trace, explore, simulate
 from yarnspec.checks.explore.result import Verdict
 from yarnspec.checks.render.text_table import aligned
+from yarnspec.spec.outcome import Outcome, exit_status, satisfies
+from yarnspec.spec.worlds.catalogue import INVARIANTS, SCENARIOS, ExploreBounds, Scenario, ScenarioVariant
 
 #: Why a simulation leaves a progress property alone.
 SIMULATION_CHECKS_INVARIANTS = "a simulation checks the invariants only; progress properties need exploring"
@@ -96,7 +95,9 @@ class ScenarioOutcome:
     def judgement(self) -> str:
         """One line: the verdict and whether it is the expected (or an accepted) one."""
         if self.agree and self.verdict.status in self.accepted and self.verdict.status != self.expected:
-            return f"verdict: {self.verdict.text}; {self.expected} was expected, {self.verdict.status} accepted (--accept)"
+            return (
+                f"verdict: {self.verdict.text}; {self.expected} was expected, {self.verdict.status} accepted (--accept)"
+            )
         if self.agree:
             return f"verdict: {self.verdict.text}, as expected ({self.expected})"
         return f"verdict: {self.verdict.text}, but {self.expected} was expected: MISMATCH"
@@ -129,7 +130,11 @@ def explore_variant(
 
 
 def judge_explored(
-    scenario: Scenario, variant: ScenarioVariant, bounds: ExploreBounds, result: ExploreResult, accepted: Iterable[Outcome] = ()
+    scenario: Scenario,
+    variant: ScenarioVariant,
+    bounds: ExploreBounds,
+    result: ExploreResult,
+    accepted: Iterable[Outcome] = (),
 ) -> ScenarioOutcome:
     """The outcome of an exploration of one variant (by any engine) within ``bounds``: a
     question about one registered invariant whose premise the search never reached is
@@ -149,9 +154,22 @@ def judge_explored(
     stats = result.stats
     chosen = frozenset(accepted)
     return ScenarioOutcome(
-        scenario, variant, "explore", variant.property, variant.expected, verdict,
-        satisfies(verdict.status, variant.expected, chosen), stats.distinct_states, stats.transitions, stats.depth,
-        stats.seconds, trace, result, bounds, result.notes, chosen,
+        scenario,
+        variant,
+        "explore",
+        variant.property,
+        variant.expected,
+        verdict,
+        satisfies(verdict.status, variant.expected, chosen),
+        stats.distinct_states,
+        stats.transitions,
+        stats.depth,
+        stats.seconds,
+        trace,
+        result,
+        bounds,
+        result.notes,
+        chosen,
     )
 
 
@@ -161,7 +179,12 @@ def _reached_depth(result: ExploreResult) -> int:
 
 
 def simulate_variant(
-    scenario: Scenario, variant: ScenarioVariant, seed: int, walks: int, max_steps: int, accepted: Iterable[Outcome] = ()
+    scenario: Scenario,
+    variant: ScenarioVariant,
+    seed: int,
+    walks: int,
+    max_steps: int,
+    accepted: Iterable[Outcome] = (),
 ) -> ScenarioOutcome:
     """Seeded random walks of one variant; the invariants are checked (a variant whose
     property is a progress property expects them to hold). Finding nothing is ``not-refuted``,
@@ -172,9 +195,22 @@ def simulate_variant(
     notes = (f"{variant.property} not checked: {SIMULATION_CHECKS_INVARIANTS}",) if progress else ()
     chosen = frozenset(accepted)
     return ScenarioOutcome(
-        scenario, variant, "simulate", INVARIANTS if progress else variant.property, expected, result.verdict,
-        satisfies(result.verdict.status, expected, chosen), result.distinct_states, result.steps, None, result.seconds,
-        result.violation, result, None, notes, chosen,
+        scenario,
+        variant,
+        "simulate",
+        INVARIANTS if progress else variant.property,
+        expected,
+        result.verdict,
+        satisfies(result.verdict.status, expected, chosen),
+        result.distinct_states,
+        result.steps,
+        None,
+        result.seconds,
+        result.violation,
+        result,
+        None,
+        notes,
+        chosen,
     )
 
 
@@ -206,8 +242,10 @@ class ScenarioRow:
 
 def describe_bounds(bounds: ExploreBounds) -> str:
     """``exhaustive``, ``depth 14``, ``3,000 states, symmetry``..."""
-    parts = [f"depth {bounds.max_depth}" if bounds.max_depth is not None else "",
-             f"{bounds.max_states:,} states" if bounds.max_states is not None else ""]
+    parts = [
+        f"depth {bounds.max_depth}" if bounds.max_depth is not None else "",
+        f"{bounds.max_states:,} states" if bounds.max_states is not None else "",
+    ]
     text = ", ".join(p for p in parts if p) or "exhaustive"
     return f"{text}, symmetry" if bounds.symmetry else text
 
@@ -224,7 +262,9 @@ def describe_trace(trace: Trace | None) -> str:
     return f"{trace.property}: lasso, {trace.loop_start}-step prefix, {shape}"
 
 
-def scenario_rows(fast: bool, names: Sequence[str] | None = None, accepted: Iterable[Outcome] = ()) -> list[ScenarioRow]:
+def scenario_rows(
+    fast: bool, names: Sequence[str] | None = None, accepted: Iterable[Outcome] = ()
+) -> list[ScenarioRow]:
     """Explore every variant of every scenario (or of those ``names``d) at the scenario's
     ``fast`` or default bounds and judge each verdict; one row per variant, in catalogue order."""
     rows = []
@@ -242,9 +282,18 @@ def variant_rows(scenario: Scenario, bounds: ExploreBounds, accepted: Iterable[O
         outcome = explore_variant(scenario, variant, bounds, accepted=accepted)
         rows.append(
             ScenarioRow(
-                scenario.name, variant.name, variant.property, variant.expected, outcome.verdict.short(),
-                outcome.verdict.status, outcome.agree, outcome.distinct_states, outcome.transitions,
-                round(outcome.seconds, 3), describe_bounds(bounds), describe_trace(outcome.trace),
+                scenario.name,
+                variant.name,
+                variant.property,
+                variant.expected,
+                outcome.verdict.short(),
+                outcome.verdict.status,
+                outcome.agree,
+                outcome.distinct_states,
+                outcome.transitions,
+                round(outcome.seconds, 3),
+                describe_bounds(bounds),
+                describe_trace(outcome.trace),
             )
         )
     return rows
@@ -254,8 +303,17 @@ def format_rows(rows: Sequence[ScenarioRow]) -> str:
     """The rows as an aligned text table."""
     header = ("scenario", "variant", "property", "expected", "verdict", "match", "states", "seconds", "bounds")
     body = [
-        (r.scenario, r.variant, r.property, r.expected, r.verdict, "yes" if r.matches else "NO",
-         f"{r.states:,}", f"{r.seconds:.2f}", r.bounds)
+        (
+            r.scenario,
+            r.variant,
+            r.property,
+            r.expected,
+            r.verdict,
+            "yes" if r.matches else "NO",
+            f"{r.states:,}",
+            f"{r.seconds:.2f}",
+            r.bounds,
+        )
         for r in rows
     ]
     return "\n".join(aligned(header, body))

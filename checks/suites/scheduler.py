@@ -23,7 +23,16 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from yarnspec.impl.config.keys import CAPACITY_PREFIX, MAXIMUM_ALLOCATION_MB, MAXIMUM_ALLOCATION_VCORES, MINIMUM_ALLOCATION_MB, MONITOR_ENABLE, NODE_LABELS_ENABLED, PREEMPTION_PREFIX
+from yarnspec.checks.suites.strategies import Chooser, RandomChooser
+from yarnspec.impl.config.keys import (
+    CAPACITY_PREFIX,
+    MAXIMUM_ALLOCATION_MB,
+    MAXIMUM_ALLOCATION_VCORES,
+    MINIMUM_ALLOCATION_MB,
+    MONITOR_ENABLE,
+    NODE_LABELS_ENABLED,
+    PREEMPTION_PREFIX,
+)
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import (
@@ -56,13 +65,13 @@ from yarnspec.impl.scheduler.actions.heartbeat import HEARTBEAT
 from yarnspec.impl.scheduler.actions.monitor import MONITOR
 from yarnspec.impl.scheduler.actions.propose import PROPOSE_NODE
 from yarnspec.impl.scheduler.actions.resort import RESORT
-from yarnspec.impl.scheduler.environment_effects import clock_stopped
 from yarnspec.impl.scheduler.bookkeeping.memo import Memo
-from yarnspec.impl.scheduler.state import NONE, ContainerState, ProposalKind, SchedulerState
+from yarnspec.impl.scheduler.environment_effects import clock_stopped
 from yarnspec.impl.scheduler.inputs.bounds import Bounds
 from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
 from yarnspec.impl.scheduler.inputs.variants import CommitCheck, HeadroomRule, MultiNodeReserve, Variants, variants
+from yarnspec.impl.scheduler.state import NONE, ContainerState, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state, check_step
 from yarnspec.spec.worlds.world_builders import (
@@ -71,8 +80,6 @@ from yarnspec.spec.worlds.world_builders import (
     seed002_world,
     two_queues_world,
 )
-
-from yarnspec.checks.suites.strategies import Chooser, RandomChooser
 
 #: The suite's own row: walks that crashed.
 RUNS = "scheduler-walks"
@@ -164,7 +171,9 @@ def generate_world(chooser: Chooser, variant: VariantChoice) -> World:
         CAPACITY_PREFIX + "reservations-continue-look-all-nodes": chooser.pick(("true", "false")),
     }
     if chooser.integer(0, 3) == 0:
-        props[CAPACITY_PREFIX + "resource-calculator"] = "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"
+        props[CAPACITY_PREFIX + "resource-calculator"] = (
+            "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"
+        )
     if variant.multi_node:
         policy = chooser.pick(("ResourceUsageMultiNodeLookupPolicy", "ResourceUsageRatioMultiNodeLookupPolicy"))
         props[CAPACITY_PREFIX + "multi-node-sorting.policy"] = "p"
@@ -174,14 +183,21 @@ def generate_world(chooser: Chooser, variant: VariantChoice) -> World:
     _preemption(chooser, props)
     partitions = [PartitionSpec("")]
     nodes = [
-        NodeSpec(f"n{i}", _gb(chooser, 2, 8, chooser.integer(2, 8)), rack=f"/r{i % 2}", live=i < 2 or chooser.integer(0, 1) == 1)
+        NodeSpec(
+            f"n{i}",
+            _gb(chooser, 2, 8, chooser.integer(2, 8)),
+            rack=f"/r{i % 2}",
+            live=i < 2 or chooser.integer(0, 1) == 1,
+        )
         for i in range(chooser.integer(2, 3))
     ]
     if labelled:
         partitions.append(PartitionSpec("x", exclusive=chooser.pick((True, False))))
         nodes.append(NodeSpec("x0", _gb(chooser, 4, 8, 4), partition="x", rack="/r0"))
     apps = [_app(chooser, i, leaves, nodes, labelled) for i in range(chooser.integer(2, 4))]
-    bounds = Bounds(max_clock_ms=8000, tick_ms=1000, max_proposals=2, max_ask=4, max_containers=40, max_rereservations=4)
+    bounds = Bounds(
+        max_clock_ms=8000, tick_ms=1000, max_proposals=2, max_ask=4, max_containers=40, max_rereservations=4
+    )
     return build_world(
         configuration_from_properties(props, "<generated>"),
         partitions,
@@ -213,7 +229,9 @@ def _queues(chooser: Chooser, props: dict[str, str], labelled: bool) -> list[str
         props[CAPACITY_PREFIX + "root.b.priority"] = str(chooser.integer(0, 2))
     absolute = {"root.a": split[0], "root.b": split[1], "root.p.a": split[0] * 0.6, "root.p.c": split[0] * 0.4}
     for leaf in leaves:
-        props[f"{CAPACITY_PREFIX}{leaf}.maximum-capacity"] = str(chooser.pick((100, 100, 60 if absolute[leaf] <= 60 else 100)))
+        props[f"{CAPACITY_PREFIX}{leaf}.maximum-capacity"] = str(
+            chooser.pick((100, 100, 60 if absolute[leaf] <= 60 else 100))
+        )
         props[f"{CAPACITY_PREFIX}{leaf}.user-limit-factor"] = str(chooser.pick((1, 2, 4, 4)))
         props[f"{CAPACITY_PREFIX}{leaf}.minimum-user-limit-percent"] = str(chooser.pick((100, 50)))
         props[f"{CAPACITY_PREFIX}{leaf}.maximum-am-resource-percent"] = str(chooser.pick((0.2, 0.5, 1.0)))
@@ -258,7 +276,14 @@ def _app(chooser: Chooser, index: int, leaves: Sequence[str], nodes: Sequence[No
         if labelled and queue in ("root.a", "root.p.a") and chooser.integer(0, 1):
             label, locality, relax = "x", "*", True
         requests.append(RequestSpec(priority, capability, locality, relax, label))
-    return AppSpec(f"app{index}", queue, _gb(chooser, 1, 2), tuple(requests), user=chooser.pick(("u1", "u2")), priority=chooser.integer(0, 1))
+    return AppSpec(
+        f"app{index}",
+        queue,
+        _gb(chooser, 1, 2),
+        tuple(requests),
+        user=chooser.pick(("u1", "u2")),
+        priority=chooser.integer(0, 1),
+    )
 
 
 # -- walking --------------------------------------------------------------------------------
@@ -331,7 +356,9 @@ class WalkPolicy:
         return [k for k in kinds for _ in range(KIND_WEIGHTS[k])]
 
 
-def choose_action(chooser: Chooser, policy: WalkPolicy, world: World, state: SchedulerState, actions: Sequence[Action]) -> Action | None:
+def choose_action(
+    chooser: Chooser, policy: WalkPolicy, world: World, state: SchedulerState, actions: Sequence[Action]
+) -> Action | None:
     """A kind among the allowed kinds by weight, then one action of that kind; ``None`` when
     the walk is over."""
     allowed = policy.allowed(world, state, actions)
@@ -361,7 +388,9 @@ def paths(world: World, before: SchedulerState, action: Action, after: Scheduler
             ]  # fmt: skip
             if moved:
                 reached.add("reserved container picked up on another node")
-        released = [c for c in before.containers if c.state == ContainerState.RESERVED and after.container(c.cid) is None]
+        released = [
+            c for c in before.containers if c.state == ContainerState.RESERVED and after.container(c.cid) is None
+        ]
         if released and after.next_container > before.next_container:
             reached.add("allocation releasing a reservation elsewhere (continue-looking)")
         if "YARN-8127" in note:
@@ -443,13 +472,17 @@ def run_report(examples: int, seed: int, steps: int = 150) -> SuiteReport:
     summaries.update({i.name: i.summary for i in STATE_INVARIANTS})
     summaries.update({i.name: i.summary for i in STEP_INVARIANTS})
     report.outcomes = [
-        InvariantOutcome(name, summaries[name], t.checked, t.checked - t.violated - t.known, t.violated, t.known, t.first)
+        InvariantOutcome(
+            name, summaries[name], t.checked, t.checked - t.violated - t.known, t.violated, t.known, t.first
+        )
         for name, t in tallies.items()
     ]
     return report
 
 
-def _walk(chooser: Chooser, world: World, steps: int, tallies: dict[str, _Tally], report: SuiteReport, phased: bool = False) -> None:
+def _walk(
+    chooser: Chooser, world: World, steps: int, tallies: dict[str, _Tally], report: SuiteReport, phased: bool = False
+) -> None:
     state = start(world)
     memo = Memo(world)
     policy = WalkPolicy(phased)

@@ -408,7 +408,9 @@ def generate_workload(
         for name in usable:
             if demand_range[1] and ch.integer(0, 2):
                 vcores = (0, max(1, demand_range[1] // 2))
-                demand[(shape.path, name)] = generate_resource(ch, types, memory=demand_range, vcores=vcores, extra=(0, 3))
+                demand[(shape.path, name)] = generate_resource(
+                    ch, types, memory=demand_range, vcores=vcores, extra=(0, 3)
+                )
         for _ in range(ch.integer(*app_range)):
             app_id = len(apps) + 1
             apps.append(Application(app_id, shape.path, priority=ch.integer(0, 2), user=f"u{app_id % 2}"))
@@ -472,8 +474,11 @@ def generate_snapshot(
     chosen_types = types if types is not None else ch.pick(RESOURCE_TYPES)
     partitions, nodes = generate_partitions_and_nodes(ch, chosen_types, max_labels=max_labels)
     shapes = generate_queue_shapes(
-        ch, [name for name, _ in partitions], max_depth=max_depth,
-        disable_options=disable_options, am_percent_options=am_percent_options,
+        ch,
+        [name for name, _ in partitions],
+        max_depth=max_depth,
+        disable_options=disable_options,
+        am_percent_options=am_percent_options,
     )
     work = generate_workload(ch, chosen_types, partitions, nodes, shapes, killable_chance=killable_chance)
     return build_snapshot(partitions, nodes, shapes, work.apps, work.containers, work.demand, chosen_types)
@@ -561,15 +566,17 @@ def from_generator(generate: Callable[..., T], *args: Any, **kwargs: Any) -> st.
     return strategy()
 
 
-def queue_trees(partitions: Sequence[str] = (DEFAULT_PARTITION,), **options: Any) -> st.SearchStrategy[tuple[QueueShape, ...]]:
+def queue_trees(
+    partitions: Sequence[str] = (DEFAULT_PARTITION,), **options: Any
+) -> st.SearchStrategy[tuple[QueueShape, ...]]:
     """Queue trees 1-3 levels deep with capacities summing to 100 per parent in every
     partition (:func:`generate_queue_shapes`; ``options`` are its keyword arguments)."""
     return from_generator(generate_queue_shapes, partitions, **options)
 
 
-def partitions_and_nodes(types: ResourceTypes = ResourceTypes(), **options: Any) -> st.SearchStrategy[
-    tuple[tuple[tuple[str, bool], ...], tuple[Node, ...]]
-]:
+def partitions_and_nodes(
+    types: ResourceTypes = ResourceTypes(), **options: Any
+) -> st.SearchStrategy[tuple[tuple[tuple[str, bool], ...], tuple[Node, ...]]]:
     """The default partition and labelled ones, exclusive or not, with their nodes
     (:func:`generate_partitions_and_nodes`)."""
     return from_generator(generate_partitions_and_nodes, types, **options)

@@ -21,7 +21,6 @@ the budget in ``0..root resource``.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -29,23 +28,26 @@ from typing import Any, Literal
 
 import z3  # type: ignore[import-untyped]
 
-from yarnspec.impl.errors import InputError
-from yarnspec.impl.preemption.variants import GuaranteeRule, GuaranteeRuleName, guarantee_rule
-
 from yarnspec.checks.symbolic.arith import Arith, Concrete, Symbolic, SymbolicInt, Term, Vec, width_for
 from yarnspec.checks.symbolic.floats import Rounding, quotient_times, share_rounding
 from yarnspec.checks.symbolic.model import QUEUE_NAMES, Abstraction, Child, Level, Mode, PolicySettings
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.preemption.variants import GuaranteeRule, GuaranteeRuleName, guarantee_rule
 
 Backend = Literal["int", "bv"]
 Variant = Literal["hadoop-3", "tiny-queue"]
 VARIANTS: tuple[Variant, ...] = ("hadoop-3", "tiny-queue")
 #: The reference policy's guarantee rule each variant encodes.
-GUARANTEE_RULE_OF: Mapping[Variant, GuaranteeRuleName] = MappingProxyType({"hadoop-3": "effective", "tiny-queue": "tiny-queue"})
+GUARANTEE_RULE_OF: Mapping[Variant, GuaranteeRuleName] = MappingProxyType(
+    {"hadoop-3": "effective", "tiny-queue": "tiny-queue"}
+)
 
 
 def variant_rule(variant: Variant) -> GuaranteeRule:
     """The rules of the guarantee rule ``variant`` encodes."""
     return guarantee_rule(GUARANTEE_RULE_OF[variant])
+
+
 PRIORITIES = 3
 
 
@@ -268,7 +270,10 @@ def concrete_instance(domain: Domain, written: Level) -> Instance:
     if not domain.rule.capacity_guarantees:
         return Instance(written, written)
     A = Concrete()
-    children = tuple(replace(c, guaranteed=tiny_queue(A, domain.rounding, written.resource, c.guaranteed[0])) for c in written.children)
+    children = tuple(
+        replace(c, guaranteed=tiny_queue(A, domain.rounding, written.resource, c.guaranteed[0]))
+        for c in written.children
+    )
     return Instance(replace(written, children=children), written)
 
 
@@ -291,7 +296,9 @@ def parse_bound(text: str, place: str, source: str = "prove") -> Bound:
     and ``place`` otherwise."""
     parts = text.split(",")
     if len(parts) != 2 or not all(re.fullmatch(r" *[0-9]{1,6} *", p) for p in parts):
-        raise InputError(source, place, f"expected two whole numbers 'K,S' (children, size) in ASCII digits, found {text!r}")
+        raise InputError(
+            source, place, f"expected two whole numbers 'K,S' (children, size) in ASCII digits, found {text!r}"
+        )
     children, size = (int(p) for p in parts)
     if not 1 <= children <= 8 or not 1 <= size <= 64:
         raise InputError(source, place, f"children must be 1..8 and size 1..64, found {text!r}")

@@ -26,12 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from yarnspec.impl.java.priority_queue import JavaPriorityQueue
-
 from yarnspec.checks.symbolic.arith import Arith, Cond, Symbolic, Vec, add, choose, clamp0, cmin, sub, total
 from yarnspec.checks.symbolic.calc import Calc, Ratio, ratio_at_least_one, ratio_equal, ratio_less
 from yarnspec.checks.symbolic.floats import Rounding, offer_closed_form, offer_facts
 from yarnspec.checks.symbolic.model import Abstraction, Child, Level, Mode
+from yarnspec.impl.java.priority_queue import JavaPriorityQueue
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,9 @@ class Fixpoint:
     whether they ask at first (A.5.1).
     """
 
-    def __init__(self, calc: Calc, level: Level, mode: Mode, rounding: Rounding, abstraction: Abstraction = Abstraction()) -> None:
+    def __init__(
+        self, calc: Calc, level: Level, mode: Mode, rounding: Rounding, abstraction: Abstraction = Abstraction()
+    ) -> None:
         self.calc = calc
         self.A: Arith = calc.A
         self.level = level
@@ -108,7 +109,9 @@ class Fixpoint:
         """Whether the zero-guarantee pass runs after the weighted loop: some child has no
         guarantee and something is left (A.5 step 3)."""
         A = self.A
-        return A.all((A.any(A.neg(w) for w in self.weighted), self.calc.positive(self.level.resource, state.unassigned)))
+        return A.all(
+            (A.any(A.neg(w) for w in self.weighted), self.calc.positive(self.level.resource, state.unassigned))
+        )
 
     def start_equal_pass(self, state: State) -> State:
         """The zero-guarantee children take their initial ideal out of what is left."""
@@ -116,7 +119,9 @@ class Fixpoint:
         ideal = tuple(choose(A, w, s, i) for w, s, i in zip(self.weighted, state.ideal, self.initial))
         taken = total(A, (choose(A, w, calc.zero(), i) for w, i in zip(self.weighted, self.initial)), calc.dims)
         asking = tuple(A.all((A.neg(w), a)) for w, a in zip(self.weighted, self.asks_at_first))
-        return State(ideal, asking, sub(state.unassigned, taken), A.all(()), A.any(()), self._new_heap(ideal, True, asking))
+        return State(
+            ideal, asking, sub(state.unassigned, taken), A.all(()), A.any(()), self._new_heap(ideal, True, asking)
+        )
 
     def _concrete(self) -> bool:
         return not isinstance(self.A, Symbolic)
@@ -186,7 +191,9 @@ class Fixpoint:
         else:
             group = self.group(state, guard)
             order = range(self.size)
-        asking_total = total(A, (choose(A, a, c.guaranteed, calc.zero()) for a, c in zip(state.asking, self.level.children)), calc.dims)
+        asking_total = total(
+            A, (choose(A, a, c.guaranteed, calc.zero()) for a, c in zip(state.asking, self.level.children)), calc.dims
+        )
         asking_count = A.count(state.asking)
         offered_from = state.unassigned
         unassigned = state.unassigned
@@ -234,12 +241,18 @@ class Fixpoint:
             return chosen
         return [
             A.all(
-                (guard, state.asking[q], *(A.implies(state.asking[p], self.key_at_most(state, q, p)) for p in range(n) if p != q))
+                (
+                    guard,
+                    state.asking[q],
+                    *(A.implies(state.asking[p], self.key_at_most(state, q, p)) for p in range(n) if p != q),
+                )
             )
             for q in range(n)
         ]
 
-    def offer_amount(self, state: State, child: Child, offered_from: Vec, asking_total: Vec, asking_count: object) -> Vec:
+    def offer_amount(
+        self, state: State, child: Child, offered_from: Vec, asking_total: Vec, asking_count: object
+    ) -> Vec:
         """``roundUp(unassigned x share)``: shares ``g_i / sum g_i`` over the asking queues in
         the weighted pass, ``1/n`` in the equal pass (single precision, :mod:`.floats`). With
         :attr:`Abstraction.offers`, any amount the offer lemma allows."""

@@ -24,12 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-
-from yarnspec.impl.calculator import DefaultCalculator, DominantCalculator
-from yarnspec.impl.resources import Resource, java_ceil_long, java_float_div, java_long
+from functools import cache
 
 from yarnspec.checks.symbolic.arith import Arith, Cond, Term
+from yarnspec.impl.calculator import DefaultCalculator, DominantCalculator
+from yarnspec.impl.resources import Resource, java_ceil_long, java_float_div, java_long
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,7 @@ class Rounding:
     down: frozenset[tuple[int, int]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def share_rounding(max_num: int, max_den: int) -> Rounding:
     """The rounding direction of ``java_float_div(num, den)`` for ``0 <= num <= max_num`` and
     ``1 <= den <= max_den``."""
@@ -58,9 +57,7 @@ def share_rounding(max_num: int, max_den: int) -> Rounding:
     return Rounding(frozenset(up), frozenset(down))
 
 
-def offer_closed_form(
-    A: Arith, dominant: bool, u: Term, num: Term, den: Term, rounding: Rounding
-) -> Term:
+def offer_closed_form(A: Arith, dominant: bool, u: Term, num: Term, den: Term, rounding: Rounding) -> Term:
     """``roundUp(u * ((float) num / den))`` as integers; 0 when ``den`` is 0 (a share of 0).
 
     Default calculator (half up; only used with ``u > 0``): ``floor((2 u num + den) / 2 den)``,
@@ -184,5 +181,3 @@ def quotient_times(A: Arith, x: Term, num: Term, den: Term, rounds_toward_zero: 
     exact = A.all((A.floor_mod(magnitude, safe_den) == 0, magnitude != 0))
     truncated = truncated - A.ite(A.all((exact, rounds_toward_zero)), A.num(1), A.num(0))
     return A.ite(x < 0, A.num(0) - truncated, truncated)
-
-

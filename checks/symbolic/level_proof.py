@@ -123,16 +123,33 @@ def core_parts(fp: Fixpoint, state: State, domain: Domain) -> Parts:
         parts.append(("first-pass range of unassigned", A.implies(A.neg(state.equal_pass), first)))
     for q, weighted in enumerate(fp.weighted):
         member = A.ite(state.equal_pass, A.neg(weighted), weighted)
-        parts.append((f"only members that asked at first ask ({q})", A.implies(state.asking[q], A.all((member, fp.asks_at_first[q])))))
+        parts.append(
+            (
+                f"only members that asked at first ask ({q})",
+                A.implies(state.asking[q], A.all((member, fp.asks_at_first[q]))),
+            )
+        )
         sits_out = A.all((A.neg(state.equal_pass), A.neg(weighted)))
-        parts.append((f"zero-guarantee queues wait at 0 ({q})", A.implies(sits_out, A.all(x == 0 for x in state.ideal[q]))))
+        parts.append(
+            (f"zero-guarantee queues wait at 0 ({q})", A.implies(sits_out, A.all(x == 0 for x in state.ideal[q])))
+        )
         content = A.all((A.neg(sits_out), A.neg(fp.asks_at_first[q])))
-        parts.append((f"a queue content at first keeps its start ({q})", A.implies(content, equal(A, state.ideal[q], fp.initial[q]))))
+        parts.append(
+            (
+                f"a queue content at first keeps its start ({q})",
+                A.implies(content, equal(A, state.ideal[q], fp.initial[q])),
+            )
+        )
     parts.append(("a finished level has no loop left to run", A.implies(state.done, A.neg(fp.guard(state)))))
     skipped = A.all((state.done, A.neg(state.equal_pass)))
     parts.append(("the equal pass runs when it should", A.implies(skipped, A.neg(fp.equal_pass_runs(state)))))
     whole = add(total(A, state.ideal, fp.calc.dims), state.unassigned)
-    parts.append(("ideals + unassigned = resource", A.all((fits(A, whole, fp.level.resource), fits(A, fp.level.resource, whole)))))
+    parts.append(
+        (
+            "ideals + unassigned = resource",
+            A.all((fits(A, whole, fp.level.resource), fits(A, fp.level.resource, whole))),
+        )
+    )
     return parts
 
 
@@ -153,7 +170,9 @@ def _with_side(A: Arith, obligations: list[Obligation]) -> list[Obligation]:
 
 def targets_of(domain: Domain, fp: Fixpoint) -> Targets:
     """The amounts encoding for the same level."""
-    return Targets(fp.calc, fp.level, domain.mode, domain.settings, domain.magnitude + magnitude(domain), domain.bound.size)
+    return Targets(
+        fp.calc, fp.level, domain.mode, domain.settings, domain.magnitude + magnitude(domain), domain.bound.size
+    )
 
 
 def view_of(domain: Domain, fp: Fixpoint, state: State, with_targets: bool) -> LevelView:
@@ -217,7 +236,12 @@ def termination(domain: Domain) -> list[Obligation]:
     after = fp.step(state)
     for label, part in core_parts(fp, after, domain):
         obligations.append(Obligation(f"step: {label}", [*declared.constraints, before, A.neg(part)]))
-    obligations.append(Obligation("every step makes progress", [*declared.constraints, before, A.neg(state.done), A.neg(_lower(A, after, state))]))
+    obligations.append(
+        Obligation(
+            "every step makes progress",
+            [*declared.constraints, before, A.neg(state.done), A.neg(_lower(A, after, state))],
+        )
+    )
     return _with_side(A, obligations)
 
 
@@ -269,4 +293,3 @@ def reference_view(domain: Domain, instance: Instance, with_targets: bool) -> tu
 def holds(prop: LevelProperty, view: LevelView) -> bool:
     """The goal on a concrete view."""
     return bool(prop.goal(view))
-

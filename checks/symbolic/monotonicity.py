@@ -24,13 +24,15 @@ from yarnspec.checks.symbolic.domain import Declared, Domain, Instance, declare,
 from yarnspec.checks.symbolic.fixpoint import Fixpoint, State
 from yarnspec.checks.symbolic.level_proof import fixpoint_of, reference_view
 from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level
-from yarnspec.checks.symbolic.prover import SolverAnswer, Obligation, Solver, Verdict
+from yarnspec.checks.symbolic.prover import Obligation, Solver, SolverAnswer, Verdict
 
 NAME = "more-pending-never-lowers-ideal"
 STATEMENT = (
     "Giving one queue more pending (everything else equal) never lowers that queue's ideal "
     "assignment, per resource type."
 )
+
+
 @dataclass(frozen=True)
 class Pair:
     """A level, the copy with more pending for queue ``queue``, and both fixpoints unrolled."""
@@ -62,7 +64,9 @@ def pair(domain: Domain, queue: int, depth: int) -> Pair:
     constraints = [*declared.constraints]
     constraints.extend(p <= x for p, x in zip(child.pending, extra))
     constraints.extend(x <= domain.bound.size for x in extra)
-    more = Instance(_with_pending(declared.instance.level, queue, extra), _with_pending(declared.instance.written, queue, extra))
+    more = Instance(
+        _with_pending(declared.instance.level, queue, extra), _with_pending(declared.instance.written, queue, extra)
+    )
     first = unrolled(fixpoint_of(domain, A, declared.instance.level), depth)
     second = unrolled(fixpoint_of(domain, A, more.level), depth)
     return Pair(declared, queue, more, first, second, constraints, Calc(A, domain.dominant))
@@ -89,7 +93,10 @@ def ends_within(p: Pair) -> Obligation:
 def not_lowered(p: Pair) -> Obligation:
     """After the unrolled steps, the queue's ideal is not lowered."""
     A = p.declared.A
-    return Obligation(f"queue {QUEUE_NAMES[p.queue]}: not lowered", [*p.constraints, *_side(A), p.first.done, p.second.done, lowered(A, p)])
+    return Obligation(
+        f"queue {QUEUE_NAMES[p.queue]}: not lowered",
+        [*p.constraints, *_side(A), p.first.done, p.second.done, lowered(A, p)],
+    )
 
 
 def _side(A: Arith) -> list[Any]:
@@ -123,8 +130,12 @@ class MonotonicityExample:
                 f"  {QUEUE_NAMES[index]}: guaranteed {_fmt(child.guaranteed)}, max {_fmt(child.maximum)}, used {_fmt(child.used)}, "
                 f"pending {pending}{reserved}, priority {child.priority}{flags}"
             )
-        out.append(f"  reference: ideal of {name} {_fmt(self.reference_before)} -> {_fmt(self.reference_after)} with more pending")
-        verdict = "reproduces the failure" if self.reference_breaks else "does NOT reproduce it (encoding and code differ)"
+        out.append(
+            f"  reference: ideal of {name} {_fmt(self.reference_before)} -> {_fmt(self.reference_after)} with more pending"
+        )
+        verdict = (
+            "reproduces the failure" if self.reference_breaks else "does NOT reproduce it (encoding and code differ)"
+        )
         out.append(f"  replayed on the reference implementation: {verdict}")
         return out
 
@@ -156,7 +167,9 @@ def prove(domain: Domain, solver: Solver) -> tuple[Verdict, list[SolverAnswer], 
         where = f" (resource {part.resource})" if part.resource is not None and domain.resource is None else ""
         depth = None
         for candidate in depths(part):
-            answer = solver.check(f"ends within {candidate} steps{where}", ends_within(pair(part, 0, candidate)).constraints)
+            answer = solver.check(
+                f"ends within {candidate} steps{where}", ends_within(pair(part, 0, candidate)).constraints
+            )
             answers.append(answer)
             if answer.result == "unsat":
                 depth = candidate
@@ -174,14 +187,24 @@ def prove(domain: Domain, solver: Solver) -> tuple[Verdict, list[SolverAnswer], 
                     continue
                 if answer.result == "sat" and obligation.name.endswith("not lowered"):
                     model, label = answer.model, "any inputs"
-                    for tier, extra in (("plain inputs", plain(p.declared)), ("realistic inputs", realistic(p.declared))):
+                    for tier, extra in (
+                        ("plain inputs", plain(p.declared)),
+                        ("realistic inputs", realistic(p.declared)),
+                    ):
                         simpler = solver.check(f"{obligation.name}{where}, {tier}", [*obligation.constraints, *extra])
                         answers.append(simpler)
                         if simpler.result == "sat":
                             model, label = simpler.model, tier
                             break
-                    return "counterexample", answers, f"found at unrolling depth {depth}{where} ({label})", replay(part, p, model)
-                detail = f"obligation '{obligation.name}'{where} is {answer.result}" + (f" ({answer.reason})" if answer.reason else "")
+                    return (
+                        "counterexample",
+                        answers,
+                        f"found at unrolling depth {depth}{where} ({label})",
+                        replay(part, p, model),
+                    )
+                detail = f"obligation '{obligation.name}'{where} is {answer.result}" + (
+                    f" ({answer.reason})" if answer.reason else ""
+                )
                 return "unknown", answers, detail, None
     return "proved", answers, f"every input ends within {max(used_depths)} steps", None
 

@@ -19,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from yarnspec.impl.spark.placement import PlacementInput, plan_placement
-
 from yarnspec.checks.symbolic.arith import Arith, Concrete, Cond, Term
 from yarnspec.checks.symbolic.domain import Bound
 from yarnspec.checks.symbolic.prover import Obligation
+from yarnspec.impl.spark.placement import PlacementInput, plan_placement
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,8 @@ class PlacementTerms:
             largest = A.max(largest, need)
         safe = A.ite(largest > 0, largest, A.num(1))
         self.ratios = tuple(
-            A.ite(self.aware > 0, A.num(0) - A.floor_div(A.num(0) - need * self.aware, safe), A.num(0)) for need in self.needs
+            A.ite(self.aware > 0, A.num(0) - A.floor_div(A.num(0) - need * self.aware, safe), A.num(0))
+            for need in self.needs
         )
 
     def present(self, i: int) -> Cond:
@@ -131,15 +131,35 @@ def _free_first(p: PlacementTerms) -> Cond:
 
 def _needless_absent(p: PlacementTerms) -> Cond:
     A = p.A
-    return A.all(A.implies(need <= 0, A.all(A.neg(p.lists(i, h)) for i in range(p.slots))) for h, need in enumerate(p.needs))
+    return A.all(
+        A.implies(need <= 0, A.all(A.neg(p.lists(i, h)) for i in range(p.slots))) for h, need in enumerate(p.needs)
+    )
 
 
 PLACEMENT_PROPERTIES: tuple[PlacementProperty, ...] = (
-    PlacementProperty("placement-length", "The output has exactly as many requests as asked for: free + aware = n, both >= 0.", _length),
-    PlacementProperty("placement-nested", "The node lists are nested: every later locality-aware request lists a subset of the hosts of every earlier one.", _nested),
-    PlacementProperty("placement-within-ratio", "No host appears in more requests than its scaled ratio ceil(need x aware / max need).", _within_ratio),
-    PlacementProperty("placement-free-first", "The requests without locality come first, and every locality-aware request names at least one host.", _free_first),
-    PlacementProperty("placement-needless-absent", "A host that needs no container appears in no request.", _needless_absent),
+    PlacementProperty(
+        "placement-length",
+        "The output has exactly as many requests as asked for: free + aware = n, both >= 0.",
+        _length,
+    ),
+    PlacementProperty(
+        "placement-nested",
+        "The node lists are nested: every later locality-aware request lists a subset of the hosts of every earlier one.",
+        _nested,
+    ),
+    PlacementProperty(
+        "placement-within-ratio",
+        "No host appears in more requests than its scaled ratio ceil(need x aware / max need).",
+        _within_ratio,
+    ),
+    PlacementProperty(
+        "placement-free-first",
+        "The requests without locality come first, and every locality-aware request names at least one host.",
+        _free_first,
+    ),
+    PlacementProperty(
+        "placement-needless-absent", "A host that needs no container appears in no request.", _needless_absent
+    ),
 )
 
 
@@ -196,7 +216,9 @@ class PlacementCounterexample:
     def lines(self, dominant: bool = False) -> list[str]:
         """The counterexample as Spark hints and both outputs (``dominant`` is ignored)."""
         hints = ", ".join(f"host{h}: {n}" for h, n in enumerate(self.needs))
-        verdict = "reproduces the failure" if self.reference_breaks else "does NOT reproduce it (encoding and code differ)"
+        verdict = (
+            "reproduces the failure" if self.reference_breaks else "does NOT reproduce it (encoding and code differ)"
+        )
         return [
             f"numContainer {self.count}, hostToLocalTaskCount {{{hints}}} (1-core executors, nothing allocated or pending)",
             f"  encoded requests:   {_show(self.encoded)}",

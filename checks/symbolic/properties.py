@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from yarnspec.checks.symbolic.arith import Cond, Term, Vec, add, cmax, fits, sub, total
 from yarnspec.checks.symbolic.fixpoint import Fixpoint, State
-from yarnspec.checks.symbolic.level_proof import LevelProperty, Parts, LevelView
+from yarnspec.checks.symbolic.level_proof import LevelProperty, LevelView, Parts
 
 # --- shared pieces -------------------------------------------------------------------------
 
@@ -44,7 +44,9 @@ def share(fp: Fixpoint, q: int) -> tuple[Term, Term]:
     children = fp.level.children
     weighted_total = sum((A.ite(w, c.guaranteed[0], A.num(0)) for w, c in zip(fp.weighted, children)), A.num(0))
     equal_count = A.count(A.neg(w) for w in fp.weighted)
-    return A.ite(fp.weighted[q], children[q].guaranteed[0], A.num(1)), A.ite(fp.weighted[q], weighted_total, equal_count)
+    return A.ite(fp.weighted[q], children[q].guaranteed[0], A.num(1)), A.ite(
+        fp.weighted[q], weighted_total, equal_count
+    )
 
 
 def no_contention(v: LevelView) -> Cond:
@@ -75,7 +77,9 @@ def _rounded_out(fp: Fixpoint, state: State) -> Parts:
     for q, took in enumerate(took_part(fp, state)):
         num, den = share(fp, q)
         idle = A.all((took, A.neg(state.asking[q]), state.ideal[q][0] < capacity(fp, q), un > 0))
-        parts.append((f"a queue out of the loop below its capacity was offered 0 ({q})", A.implies(idle, un * num * 2 <= den)))
+        parts.append(
+            (f"a queue out of the loop below its capacity was offered 0 ({q})", A.implies(idle, un * num * 2 <= den))
+        )
     return parts
 
 
@@ -115,14 +119,21 @@ SUM = LevelProperty(
 def _over_use(fp: Fixpoint) -> Vec:
     """Per type, what the children use beyond their guarantees: sum of max(0, used - g)."""
     A = fp.A
-    return total(A, (tuple(A.max(u - g, A.num(0)) for u, g in zip(c.used, c.guaranteed)) for c in fp.level.children), fp.calc.dims)
+    return total(
+        A,
+        (tuple(A.max(u - g, A.num(0)) for u, g in zip(c.used, c.guaranteed)) for c in fp.level.children),
+        fp.calc.dims,
+    )
 
 
 def _unassigned_floor(fp: Fixpoint, state: State) -> Parts:
     """What is unassigned is never below minus the over-use of the children whose pass has
     started."""
     A = fp.A
-    started = [tuple(A.ite(t, A.max(u - g, A.num(0)), A.num(0)) for u, g in zip(c.used, c.guaranteed)) for t, c in zip(took_part(fp, state), fp.level.children)]
+    started = [
+        tuple(A.ite(t, A.max(u - g, A.num(0)), A.num(0)) for u, g in zip(c.used, c.guaranteed))
+        for t, c in zip(took_part(fp, state), fp.level.children)
+    ]
     over = total(A, started, fp.calc.dims)
     return [("unassigned >= -over-use of the started", fits(A, tuple(A.num(0) - x for x in over), state.unassigned))]
 
@@ -207,8 +218,7 @@ def _floor(v: LevelView, guarantee_needed: bool, disabled_too: bool = True) -> C
 
 FLOOR_STATED = LevelProperty(
     "ideal-floor",
-    "A preemptable queue's ideal is at least min(used, guaranteed); a non-preemptable queue's is at "
-    "least its use.",
+    "A preemptable queue's ideal is at least min(used, guaranteed); a non-preemptable queue's is at least its use.",
     lambda v: _floor(v, False),
     _at_least_initial,
     finding="False as stated: a non-preemptable queue without guarantee is left at 0 when nothing is "
@@ -254,9 +264,19 @@ def _weighted_floor_parts(fp: Fixpoint, state: State) -> Parts:
     A = fp.A
     fit = _starts_fit(LevelView(fp, state))
     weighted_pass = A.neg(state.equal_pass)
-    parts: Parts = [("the first pass never goes negative when the starts fit", A.implies(A.all((fit, weighted_pass)), A.all(x >= 0 for x in state.unassigned)))]
+    parts: Parts = [
+        (
+            "the first pass never goes negative when the starts fit",
+            A.implies(A.all((fit, weighted_pass)), A.all(x >= 0 for x in state.unassigned)),
+        )
+    ]
     for q, w in enumerate(fp.weighted):
-        parts.append((f"a weighted queue keeps its start when the starts fit ({q})", A.implies(A.all((fit, w)), fits(A, fp.initial[q], state.ideal[q]))))
+        parts.append(
+            (
+                f"a weighted queue keeps its start when the starts fit ({q})",
+                A.implies(A.all((fit, w)), fits(A, fp.initial[q], state.ideal[q])),
+            )
+        )
     return parts
 
 
@@ -293,8 +313,7 @@ def _left_only_by_rounding(v: LevelView) -> Cond:
 
 WORK_STATED = LevelProperty(
     "work-conserving",
-    "When the children's total demand (used + pending) is at least the parent's resource, everything "
-    "is assigned.",
+    "When the children's total demand (used + pending) is at least the parent's resource, everything is assigned.",
     _demand_covers_supply,
     lambda fp, s: [*_at_least_initial(fp, s), *_rounded_out(fp, s)],
     finding="False as stated: a leaf's ideal never exceeds max(used, guaranteed) (the leaf cap), maxima "
@@ -347,7 +366,12 @@ def _satisfied_without_contention(fp: Fixpoint, state: State) -> Parts:
     parts: Parts = []
     for q, (took, child) in enumerate(zip(took_part(fp, state), fp.level.children)):
         out = A.all((took, A.neg(state.asking[q])))
-        parts.append((f"out of the loop means satisfied ({q})", A.implies(A.all((no_contention(view), out)), fits(A, child.used, state.ideal[q]))))
+        parts.append(
+            (
+                f"out of the loop means satisfied ({q})",
+                A.implies(A.all((no_contention(view), out)), fits(A, child.used, state.ideal[q])),
+            )
+        )
     return parts
 
 
@@ -386,7 +410,9 @@ def lone_queue(v: LevelView) -> Cond:
     parent, and nothing is reserved: the cluster is otherwise idle."""
     A = v.A
     active = [A.any(x > 0 for x in (*c.used, *c.pending)) for c in v.level.children]
-    at_most_one = A.all(A.neg(A.all((active[p], active[q]))) for p in range(len(active)) for q in range(p + 1, len(active)))
+    at_most_one = A.all(
+        A.neg(A.all((active[p], active[q]))) for p in range(len(active)) for q in range(p + 1, len(active))
+    )
     return A.all((at_most_one, no_contention(v)))
 
 
@@ -400,11 +426,23 @@ def _lone_parts(fp: Fixpoint, state: State) -> Parts:
     start, and a queue that took part and left the loop holds its use."""
     A = fp.A
     alone = lone_queue(LevelView(fp, state))
-    parts: Parts = [("alone, nothing unassigned is negative", A.implies(alone, A.all(x >= 0 for x in state.unassigned)))]
+    parts: Parts = [
+        ("alone, nothing unassigned is negative", A.implies(alone, A.all(x >= 0 for x in state.unassigned)))
+    ]
     for q, (took, child) in enumerate(zip(took_part(fp, state), fp.level.children)):
-        parts.append((f"alone, at least the start ({q})", A.implies(A.all((alone, took)), fits(A, fp.initial[q], state.ideal[q]))))
+        parts.append(
+            (
+                f"alone, at least the start ({q})",
+                A.implies(A.all((alone, took)), fits(A, fp.initial[q], state.ideal[q])),
+            )
+        )
         out = A.all((took, A.neg(state.asking[q])))
-        parts.append((f"alone and out of the loop means satisfied ({q})", A.implies(A.all((alone, out)), fits(A, child.used, state.ideal[q]))))
+        parts.append(
+            (
+                f"alone and out of the loop means satisfied ({q})",
+                A.implies(A.all((alone, out)), fits(A, child.used, state.ideal[q])),
+            )
+        )
     return parts
 
 
@@ -544,4 +582,3 @@ def by_name(names: Sequence[str], dominant: bool) -> list[LevelProperty]:
     an unknown name."""
     known = {p.name: p for p in (*catalogue(dominant), *findings(dominant))}
     return [known[n] for n in names] if names else list(catalogue(dominant))
-

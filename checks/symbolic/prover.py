@@ -78,5 +78,3 @@ class Solver:
 def total_seconds(answers: Sequence[SolverAnswer]) -> float:
     """The solver time of a list of answers."""
     return sum(a.seconds for a in answers)
-
-

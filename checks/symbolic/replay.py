@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level, Mode, PolicySettings
 from yarnspec.impl.calculator import ResourceCalculator, calculator
 from yarnspec.impl.cluster import (
     DEFAULT_PARTITION,
@@ -36,8 +37,6 @@ from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.impl.preemption.result import EventType, RoundResult
 from yarnspec.impl.preemption.to_obtain import compute_to_obtain
 from yarnspec.impl.resources import Resource
-
-from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level, Mode, PolicySettings
 
 NODE = "n1"
 
@@ -102,20 +101,36 @@ def snapshot_of(level: Level) -> ClusterSnapshot:
             killable=resource(child.killable),
         )
         children.append(
-            Queue(path, ROOT, partitions={DEFAULT_PARTITION: figures}, preemption_disabled=bool(child.disabled), priority=int(child.priority))
+            Queue(
+                path,
+                ROOT,
+                partitions={DEFAULT_PARTITION: figures},
+                preemption_disabled=bool(child.disabled),
+                priority=int(child.priority),
+            )
         )
         if not used.is_zero():
             app_id = len(apps) + 1
             apps.append(Application(app_id, path))
             containers.extend(_containers_for(used, app_id, path))
-    root_figures = QueuePartition(guaranteed=whole, maximum=whole, used=sum((c.partitions[DEFAULT_PARTITION].used for c in children), Resource.of(0, 0)))
+    root_figures = QueuePartition(
+        guaranteed=whole,
+        maximum=whole,
+        used=sum((c.partitions[DEFAULT_PARTITION].used for c in children), Resource.of(0, 0)),
+    )
     root = Queue(ROOT, None, tuple(c.path for c in children), leaf=False, partitions={DEFAULT_PARTITION: root_figures})
     return ClusterSnapshot.create(
-        [Partition(DEFAULT_PARTITION, whole, True)], [Node(NODE, DEFAULT_PARTITION, whole)], [root, *children], apps, containers
+        [Partition(DEFAULT_PARTITION, whole, True)],
+        [Node(NODE, DEFAULT_PARTITION, whole)],
+        [root, *children],
+        apps,
+        containers,
     )
 
 
-def policy_config(settings: PolicySettings, guarantees: GuaranteeRuleName = "effective", budget_fraction: float = 1.0) -> PreemptionConfig:
+def policy_config(
+    settings: PolicySettings, guarantees: GuaranteeRuleName = "effective", budget_fraction: float = 1.0
+) -> PreemptionConfig:
     """The policy settings of a replay: the level's factors, the harnesses' 10 s kill wait."""
     return PreemptionConfig(
         max_wait_before_kill_ms=10000,
@@ -154,7 +169,9 @@ def reference_figures(
     return figures
 
 
-def full_round(level: Level, dominant: bool, settings: PolicySettings, guarantees: GuaranteeRuleName, budget_fraction: float) -> RoundResult:
+def full_round(
+    level: Level, dominant: bool, settings: PolicySettings, guarantees: GuaranteeRuleName, budget_fraction: float
+) -> RoundResult:
     """One complete ``edit_schedule`` round of the reference on the level's configuration."""
     snapshot = snapshot_of(level)
     calc = calculator("dominant" if dominant else "default")
@@ -227,7 +244,12 @@ def case_file(
             ("toBePreempted", target.to_be_preempted),
             ("actuallyToBePreempted", target.to_obtain),
         ):
-            entry: dict[str, Any] = {"queue": QUEUE_NAMES[index], "partition": "", "field": field_name, "memory": value.memory}
+            entry: dict[str, Any] = {
+                "queue": QUEUE_NAMES[index],
+                "partition": "",
+                "field": field_name,
+                "memory": value.memory,
+            }
             if dominant:
                 entry["vcores"] = value.vcores
             state_asserts.append(entry)

@@ -14,22 +14,31 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from yarnspec.checks.symbolic.domain import Domain, Instance, declare, plain, realistic
 from yarnspec.checks.symbolic import monotonicity
 from yarnspec.checks.symbolic.arith import Concrete, Symbolic, width_for
-from yarnspec.checks.symbolic.level_proof import LevelProperty, concrete_view, fixpoint_of, holds, induction, reference_view, search_query, termination
+from yarnspec.checks.symbolic.domain import Domain, Instance, declare, plain, realistic
+from yarnspec.checks.symbolic.level_proof import (
+    LevelProperty,
+    concrete_view,
+    fixpoint_of,
+    holds,
+    induction,
+    reference_view,
+    search_query,
+    termination,
+)
 from yarnspec.checks.symbolic.model import QUEUE_NAMES, Level
 from yarnspec.checks.symbolic.placement import (
-    PlacementTerms,
     PlacementBound,
     PlacementCounterexample,
     PlacementProperty,
+    PlacementTerms,
     hint_input,
     reference_holds,
     reference_requests,
 )
 from yarnspec.checks.symbolic.placement import obligation as placement_obligation
-from yarnspec.checks.symbolic.prover import SolverAnswer, Solver, Verdict, total_seconds
+from yarnspec.checks.symbolic.prover import Solver, SolverAnswer, Verdict, total_seconds
 from yarnspec.checks.symbolic.replay import ChildFigures, case_file
 
 #: Unrolling depths tried, in order, when searching for a counterexample.
@@ -55,7 +64,11 @@ class Counterexample:
             flags = " preemption disabled" if child.disabled else ""
             out.append(
                 f"  {QUEUE_NAMES[index]}: guaranteed {_fmt(child.guaranteed)}"
-                + (f" (written {_fmt(written.guaranteed[:1])} memory)" if written.guaranteed != child.guaranteed else "")
+                + (
+                    f" (written {_fmt(written.guaranteed[:1])} memory)"
+                    if written.guaranteed != child.guaranteed
+                    else ""
+                )
                 + f", max {_fmt(child.maximum)}, used {_fmt(child.used)}, pending {_fmt(child.pending)}"
                 + (f", reserved {_fmt(child.reserved)}" if any(child.reserved) else "")
                 + (f", killable {_fmt(child.killable)}" if any(child.killable) else "")
@@ -65,7 +78,9 @@ class Counterexample:
                 f"     reference: ideal {_fmt(figures.ideal)}, to preempt {_fmt(figures.to_be_preempted)},"
                 f" to obtain {_fmt(figures.to_obtain)}"
             )
-        verdict = "reproduces the failure" if self.reference_breaks else "does NOT reproduce it (encoding and code differ)"
+        verdict = (
+            "reproduces the failure" if self.reference_breaks else "does NOT reproduce it (encoding and code differ)"
+        )
         out.append(f"  replayed on the reference implementation: {verdict}")
         return out
 
@@ -105,7 +120,9 @@ class ProofResult:
         return data
 
 
-def prove_level(domain: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int] = SEARCH_DEPTHS) -> ProofResult:
+def prove_level(
+    domain: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int] = SEARCH_DEPTHS
+) -> ProofResult:
     """Discharge ``prop``'s induction in ``domain`` (split by resource where the domain needs
     it); if an obligation fails, search the failing part of the domain for a real
     counterexample and replay it."""
@@ -115,7 +132,16 @@ def prove_level(domain: Domain, prop: LevelProperty, solver: Solver, depths: Seq
         answers.extend(tried)
         if not proved:
             return _search(domain, part, prop, solver, depths, answers, tried[-1])
-    return ProofResult(prop.name, prop.statement, domain.describe(), "proved", total_seconds(answers), len(answers), finding=prop.finding, answers=tuple(answers))
+    return ProofResult(
+        prop.name,
+        prop.statement,
+        domain.describe(),
+        "proved",
+        total_seconds(answers),
+        len(answers),
+        finding=prop.finding,
+        answers=tuple(answers),
+    )
 
 
 def _discharge(domain: Domain, prop: LevelProperty, solver: Solver) -> tuple[bool, list[SolverAnswer]]:
@@ -133,7 +159,9 @@ def _discharge(domain: Domain, prop: LevelProperty, solver: Solver) -> tuple[boo
     return False, answers
 
 
-def find_counterexample(domain: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int] = SEARCH_DEPTHS) -> ProofResult | None:
+def find_counterexample(
+    domain: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int] = SEARCH_DEPTHS
+) -> ProofResult | None:
     """Search ``domain`` (not split) for inputs breaking ``prop``, without trying the proof
     first: unrolling depths in turn, plain inputs (:func:`.domain.plain`), then realistic
     ones (:func:`.domain.realistic`), then any inputs.
@@ -146,21 +174,39 @@ def _find(
 ) -> ProofResult | None:
     for depth in depths:
         declared, constraints = search_query(part, prop, depth)
-        tiers: tuple[tuple[str, list[Any]], ...] = (("plain inputs", plain(declared)), ("realistic inputs", realistic(declared)), ("any inputs", []))
+        tiers: tuple[tuple[str, list[Any]], ...] = (
+            ("plain inputs", plain(declared)),
+            ("realistic inputs", realistic(declared)),
+            ("any inputs", []),
+        )
         for label, extra in tiers:
             answer = solver.check(f"search (depth {depth}, {label})", [*constraints, *extra])
             answers.append(answer)
             if answer.result == "sat":
                 example = confirm(part, prop, declared.read(answer.model))
                 return ProofResult(
-                    prop.name, prop.statement, whole.describe(), "counterexample", total_seconds(answers), len(answers),
-                    f"found at unrolling depth {depth} ({label})", example, prop.finding, tuple(answers),
+                    prop.name,
+                    prop.statement,
+                    whole.describe(),
+                    "counterexample",
+                    total_seconds(answers),
+                    len(answers),
+                    f"found at unrolling depth {depth} ({label})",
+                    example,
+                    prop.finding,
+                    tuple(answers),
                 )
     return None
 
 
 def _search(
-    whole: Domain, part: Domain, prop: LevelProperty, solver: Solver, depths: Sequence[int], answers: list[SolverAnswer], failed: SolverAnswer
+    whole: Domain,
+    part: Domain,
+    prop: LevelProperty,
+    solver: Solver,
+    depths: Sequence[int],
+    answers: list[SolverAnswer],
+    failed: SolverAnswer,
 ) -> ProofResult:
     found = _find(whole, part, prop, solver, depths, answers)
     if found is not None:
@@ -168,7 +214,17 @@ def _search(
     where = f" (resource {part.resource})" if part.resource is not None and whole.resource is None else ""
     reason = f"obligation '{failed.name}'{where} is {failed.result}" + (f" ({failed.reason})" if failed.reason else "")
     detail = f"{reason}; no counterexample within {max(depths)} steps"
-    return ProofResult(prop.name, prop.statement, whole.describe(), "unknown", total_seconds(answers), len(answers), detail, finding=prop.finding, answers=tuple(answers))
+    return ProofResult(
+        prop.name,
+        prop.statement,
+        whole.describe(),
+        "unknown",
+        total_seconds(answers),
+        len(answers),
+        detail,
+        finding=prop.finding,
+        answers=tuple(answers),
+    )
 
 
 def confirm(domain: Domain, prop: LevelProperty, instance: Instance) -> Counterexample:
@@ -180,7 +236,15 @@ def confirm(domain: Domain, prop: LevelProperty, instance: Instance) -> Countere
 
 def with_case(example: Counterexample, domain: Domain, case_id: str, note: str) -> Counterexample:
     """The counterexample with its conformance case attached."""
-    case = case_file(example.instance.written, domain.dominant, domain.settings, _budget_fraction(example.instance.level), domain.guarantee_rule, case_id, note)
+    case = case_file(
+        example.instance.written,
+        domain.dominant,
+        domain.settings,
+        _budget_fraction(example.instance.level),
+        domain.guarantee_rule,
+        case_id,
+        note,
+    )
     return Counterexample(example.instance, example.encoding_breaks, example.reference_breaks, example.figures, case)
 
 
@@ -234,10 +298,28 @@ def prove_termination(domain: Domain, solver: Solver) -> ProofResult:
         depth = _ends_within(part, solver, answers)
         if depth is None:
             detail = f"{failed}; some input{where} needs more than {max(monotonicity.depths(part))} steps"
-            return ProofResult(TERMINATION_NAME, TERMINATION_STATEMENT, domain.describe(), "unknown", total_seconds(answers), len(answers), detail, answers=tuple(answers))
+            return ProofResult(
+                TERMINATION_NAME,
+                TERMINATION_STATEMENT,
+                domain.describe(),
+                "unknown",
+                total_seconds(answers),
+                len(answers),
+                detail,
+                answers=tuple(answers),
+            )
         how.add(f"every input ends within {depth} steps")
     detail = "by " + " / ".join(sorted(how))
-    return ProofResult(TERMINATION_NAME, TERMINATION_STATEMENT, domain.describe(), "proved", total_seconds(answers), len(answers), detail, answers=tuple(answers))
+    return ProofResult(
+        TERMINATION_NAME,
+        TERMINATION_STATEMENT,
+        domain.describe(),
+        "proved",
+        total_seconds(answers),
+        len(answers),
+        detail,
+        answers=tuple(answers),
+    )
 
 
 def _ends_within(domain: Domain, solver: Solver, answers: list[SolverAnswer]) -> int | None:
@@ -271,13 +353,27 @@ def prove_placement(bound: PlacementBound, prop: PlacementProperty, solver: Solv
     if answer.result == "unsat":
         return ProofResult(prop.name, prop.statement, domain, "proved", answer.seconds, 1, answers=(answer,))
     if answer.result == "unknown":
-        return ProofResult(prop.name, prop.statement, domain, "unknown", answer.seconds, 1, answer.reason, answers=(answer,))
+        return ProofResult(
+            prop.name, prop.statement, domain, "unknown", answer.seconds, 1, answer.reason, answers=(answer,)
+        )
     n = int(answer.model.eval(count, model_completion=True).as_signed_long())
     values = tuple(int(answer.model.eval(x, model_completion=True).as_signed_long()) for x in needs)
     encoded = tuple(PlacementTerms(Concrete(), n, values, bound.containers).requests())
     reference, _ = reference_requests(hint_input(n, values))
-    example = PlacementCounterexample(n, values, encoded, tuple(reference), not reference_holds(prop, n, values, bound.containers))
-    return ProofResult(prop.name, prop.statement, domain, "counterexample", answer.seconds, 1, "found by the solver", example, answers=(answer,))
+    example = PlacementCounterexample(
+        n, values, encoded, tuple(reference), not reference_holds(prop, n, values, bound.containers)
+    )
+    return ProofResult(
+        prop.name,
+        prop.statement,
+        domain,
+        "counterexample",
+        answer.seconds,
+        1,
+        "found by the solver",
+        example,
+        answers=(answer,),
+    )
 
 
 def prove_monotonicity(domain: Domain, solver: Solver, finding: str = "") -> ProofResult:
@@ -285,4 +381,15 @@ def prove_monotonicity(domain: Domain, solver: Solver, finding: str = "") -> Pro
     unrolled runs) as a :class:`ProofResult`."""
     verdict, answers, detail, example = monotonicity.prove(replace(domain, backend="bv"), solver)
     name, statement = monotonicity.NAME, monotonicity.STATEMENT
-    return ProofResult(name, statement, domain.describe(), verdict, total_seconds(answers), len(answers), detail, example, finding, tuple(answers))
+    return ProofResult(
+        name,
+        statement,
+        domain.describe(),
+        verdict,
+        total_seconds(answers),
+        len(answers),
+        detail,
+        example,
+        finding,
+        tuple(answers),
+    )

@@ -21,13 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from yarnspec.impl.calculator import DominantCalculator
-from yarnspec.impl.resources import Resource, java_float_div
-
 from yarnspec.checks.symbolic.arith import Arith, Cond, Term, Vec, add, choose, sub, total
 from yarnspec.checks.symbolic.calc import Calc
 from yarnspec.checks.symbolic.floats import factor_table, natural_termination_rule, quotient_times, truncate_rule
 from yarnspec.checks.symbolic.model import Level, Mode, PolicySettings
+from yarnspec.impl.calculator import DominantCalculator
+from yarnspec.impl.resources import Resource, java_float_div
 
 
 class Targets:
@@ -38,19 +37,26 @@ class Targets:
     table).
     """
 
-    def __init__(self, calc: Calc, level: Level, mode: Mode, settings: PolicySettings, magnitude: int, guarantee_limit: int) -> None:
+    def __init__(
+        self, calc: Calc, level: Level, mode: Mode, settings: PolicySettings, magnitude: int, guarantee_limit: int
+    ) -> None:
         self.calc = calc
         self.A: Arith = calc.A
         self.level = level
         self.mode = mode
-        self.rounded = factor_table(-magnitude, magnitude, natural_termination_rule(calc.dominant, settings.natural_termination_factor))
+        self.rounded = factor_table(
+            -magnitude, magnitude, natural_termination_rule(calc.dominant, settings.natural_termination_factor)
+        )
         self.threshold = factor_table(0, guarantee_limit, truncate_rule(1.0 + settings.max_ignored_over_capacity))
 
     def need(self, ideals: Sequence[Vec]) -> Vec:
         """``sum(used - ideal)`` over the children whose use compares above their ideal."""
         A, calc = self.A, self.calc
         ref = self.level.resource
-        parts = (choose(A, calc.greater(ref, c.used, i), sub(c.used, i), calc.zero()) for c, i in zip(self.level.children, ideals))
+        parts = (
+            choose(A, calc.greater(ref, c.used, i), sub(c.used, i), calc.zero())
+            for c, i in zip(self.level.children, ideals)
+        )
         return total(A, parts, calc.dims)
 
     def keep(self, index: int, ideal: Vec) -> Vec:

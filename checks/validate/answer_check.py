@@ -20,11 +20,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.impl.input_files import MAX_JSON_DEPTH, parse_json
-
 from yarnspec.checks.conformance.case_fields import LONG_MAX, LONG_MIN
 from yarnspec.checks.validate.schema import output_definition, schema_fault
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import MAX_JSON_DEPTH, parse_json
 
 #: A process's answer line longer than this is a fault (the largest real answers, scheduler
 #: observations of big worlds, are a few kB).
@@ -47,7 +46,9 @@ def value_fault(value: Any) -> str | None:
             continue
         if isinstance(item, int):
             if not LONG_MIN <= item <= LONG_MAX:
-                digits = len(str(abs(item))) if item.bit_length() < 4000 else f"about {int(item.bit_length() * 0.30103):,}"
+                digits = (
+                    len(str(abs(item))) if item.bit_length() < 4000 else f"about {int(item.bit_length() * 0.30103):,}"
+                )
                 return f"{_where(path)}: an integer of {digits} digits is beyond the model's range (a Java long, -2^63 .. 2^63-1)"
             continue
         if isinstance(item, float):

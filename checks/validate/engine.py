@@ -7,12 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from yarnspec.spec.contracts import Contract
-from yarnspec.spec.contracts.call import Answer, Call
-
 from yarnspec.checks.validate.adapter import Adapter, AdapterFault
 from yarnspec.checks.validate.python_adapter import PythonAdapter
 from yarnspec.checks.validate.reference import REFERENCE_ADAPTERS
+from yarnspec.spec.contracts import Contract
+from yarnspec.spec.contracts.call import Answer, Call
 
 UNKNOWN_OP = "unknown op "
 
@@ -58,7 +57,9 @@ class Difference:
     unsupported: bool = False
 
 
-def first_difference(contract: Contract, calls: Sequence[Call], reference: Sequence[Answer], implementation: Sequence[Answer]) -> Difference | None:
+def first_difference(
+    contract: Contract, calls: Sequence[Call], reference: Sequence[Answer], implementation: Sequence[Answer]
+) -> Difference | None:
     """The first call whose answers differ under the contract's comparison (``None``: agree).
 
     Both refusing agrees; one refusing is a difference, except an implementation's
@@ -67,7 +68,9 @@ def first_difference(contract: Contract, calls: Sequence[Call], reference: Seque
     assert contract.compare is not None
     for step, (call, ours, theirs) in enumerate(zip(calls, reference, implementation)):
         if theirs.error is not None and theirs.error.startswith(UNKNOWN_OP):
-            return Difference(step, (f"{call.op}: the implementation does not support this op ({theirs.error})",), unsupported=True)
+            return Difference(
+                step, (f"{call.op}: the implementation does not support this op ({theirs.error})",), unsupported=True
+            )
         if ours.error is not None or theirs.error is not None:
             if ours.error is not None and theirs.error is not None:
                 continue
@@ -155,7 +158,9 @@ def check(contract: Contract, adapter: Adapter, phase: str, label: str, calls: S
     broken = contract.invariants(calls, theirs.answers)
     if broken:
         at = first_broken_step(contract, calls, answers)
-        return Checked(Finding(phase, label, calls, tuple(ours.answers), answers, tuple(broken), at, "invariant"), False, answers)
+        return Checked(
+            Finding(phase, label, calls, tuple(ours.answers), answers, tuple(broken), at, "invariant"), False, answers
+        )
     return Checked(None, False, answers)
 
 

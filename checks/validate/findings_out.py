@@ -35,7 +35,14 @@ def write_file(path: Path, text: str) -> None:
     :class:`InputError` naming the path."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        flags = (
+            os.O_WRONLY
+            | os.O_CREAT
+            | os.O_TRUNC
+            | os.O_NONBLOCK
+            | getattr(os, "O_NOFOLLOW", 0)
+            | getattr(os, "O_CLOEXEC", 0)
+        )
         descriptor = os.open(path, flags, 0o644)
     except OSError as exc:
         raise InputError(PLACE, shown_name(path), _fault(exc)) from None

@@ -16,13 +16,12 @@ import importlib
 import shlex
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.spec.contracts import Contract
-
 from yarnspec.checks.validate.adapter import Adapter
 from yarnspec.checks.validate.process_adapter import ProcessAdapter
 from yarnspec.checks.validate.python_adapter import PLACE, PythonAdapter, load_attribute, load_entry_point
 from yarnspec.checks.validate.reference import REFERENCE_ADAPTERS
+from yarnspec.impl.errors import InputError
+from yarnspec.spec.contracts import Contract
 
 SPARK_MODULE = "yarnspec.checks.validate.spark.adapter"
 
@@ -47,7 +46,9 @@ def reference_class(contract: Contract) -> type:
     """The reference adapter of ``contract``."""
     found = REFERENCE_ADAPTERS.get(contract.name)
     if found is None:
-        raise InputError("<command line>", contract.name, "validate does not drive this contract yet (no reference adapter)")
+        raise InputError(
+            "<command line>", contract.name, "validate does not drive this contract yet (no reference adapter)"
+        )
     return found
 
 
@@ -68,7 +69,9 @@ def _spark_command(version: str) -> list[str]:
         module = importlib.import_module(SPARK_MODULE)
     except ModuleNotFoundError as exc:
         if exc.name is not None and SPARK_MODULE.startswith(exc.name):
-            raise InputError(PLACE, f"spark:{version}", f"the Spark adapter ({SPARK_MODULE}) is not installed in this yarnspec") from None
+            raise InputError(
+                PLACE, f"spark:{version}", f"the Spark adapter ({SPARK_MODULE}) is not installed in this yarnspec"
+            ) from None
         raise InputError(PLACE, f"spark:{version}", f"the Spark adapter cannot load: {exc}") from None
     try:
         command = module.spark_process_command(version)

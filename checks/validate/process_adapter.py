@@ -20,13 +20,12 @@ import tempfile
 import time
 from typing import IO, Any, NoReturn
 
-from yarnspec.spec.contracts import Contract
-from yarnspec.spec.contracts.call import Answer
-
 from yarnspec.checks.validate.adapter import AdapterFault, StartFault
 from yarnspec.checks.validate.answer_check import MAX_ANSWER_BYTES, output_fault, parse_answer_line
 from yarnspec.checks.validate.line_pipe import LinePipe, LineTooLong, PipeClosed, PipeTimeout
 from yarnspec.checks.validate.schema import schema_fault
+from yarnspec.spec.contracts import Contract
+from yarnspec.spec.contracts.call import Answer
 
 PROTOCOL_VERSION = 1
 #: How much of an offending line a fault message quotes.
@@ -111,7 +110,11 @@ class ProcessSession:
             self.pipe.write(request, deadline)
             data = self.pipe.read_line(deadline)
         except PipeTimeout as exc:
-            partial = f" (it wrote part of a line and stopped: {quoted(_text(exc.partial))})" if exc.partial else " (the process hangs)"
+            partial = (
+                f" (it wrote part of a line and stopped: {quoted(_text(exc.partial))})"
+                if exc.partial
+                else " (the process hangs)"
+            )
             self._fail(f"{what}: no answer within {timeout_s:g} s{partial}; killed")
         except PipeClosed as exc:
             self._exited(what, exc.partial)
@@ -194,7 +197,9 @@ def _text(data: bytes) -> str:
 class ProcessAdapter:
     """An implementation started as ``command``; one live process at a time."""
 
-    def __init__(self, command: list[str], contract: Contract, label: str, timeout_s: float, start_timeout_s: float) -> None:
+    def __init__(
+        self, command: list[str], contract: Contract, label: str, timeout_s: float, start_timeout_s: float
+    ) -> None:
         self.command = command
         self.contract = contract
         self.label = label

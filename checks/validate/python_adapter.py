@@ -19,13 +19,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from yarnspec.checks.validate.adapter import AdapterFault, StartFault
+from yarnspec.checks.validate.answer_check import output_fault
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import shown_name
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer
-
-from yarnspec.checks.validate.adapter import AdapterFault, StartFault
-from yarnspec.checks.validate.answer_check import output_fault
 
 ENTRY_POINT_GROUP = "yarnspec.adapters"
 PLACE = "--impl"
@@ -33,7 +32,10 @@ PLACE = "--impl"
 QUOTE = 300
 #: The standard library and installed packages: frames there are the adapter's only if no
 #: other frame is left.
-LIBRARIES = tuple(str(Path(p).resolve()) + "/" for p in {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")})
+LIBRARIES = tuple(
+    str(Path(p).resolve()) + "/"
+    for p in {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+)
 #: yarnspec's own packages (checks, spec, impl): frames there are not the adapter's.
 OWN_PACKAGES = tuple(str(Path(__file__).resolve().parents[2] / name) + "/" for name in ("checks", "spec", "impl"))
 
@@ -47,14 +49,22 @@ def load_attribute(target: str) -> Any:
     try:
         module = _import_file(module_name) if module_name.endswith(".py") else importlib.import_module(module_name)
     except SyntaxError as exc:
-        where = f"{shown_name(exc.filename or module_name)}:{exc.lineno}" if exc.lineno else shown_name(exc.filename or module_name)
+        where = (
+            f"{shown_name(exc.filename or module_name)}:{exc.lineno}"
+            if exc.lineno
+            else shown_name(exc.filename or module_name)
+        )
         raise InputError(PLACE, f"python:{target}", f"{where}: {type(exc).__name__}: {exc.msg}") from None
     except ImportError as exc:
-        raise InputError(PLACE, f"python:{target}", f"cannot import module {module_name!r}: {exc}{raised_at(exc)}") from None
+        raise InputError(
+            PLACE, f"python:{target}", f"cannot import module {module_name!r}: {exc}{raised_at(exc)}"
+        ) from None
     except OSError as exc:
         raise InputError(PLACE, f"python:{target}", f"cannot read {module_name}: {exc.strerror or exc}") from None
     except (Exception, SystemExit) as exc:  # the module's own code failed while importing
-        raise InputError(PLACE, f"python:{target}", f"importing {module_name} raised {_described(exc)}{raised_at(exc)}") from None
+        raise InputError(
+            PLACE, f"python:{target}", f"importing {module_name} raised {_described(exc)}{raised_at(exc)}"
+        ) from None
     value: Any = module
     for part in attr.split("."):
         if not hasattr(value, part):
@@ -114,7 +124,9 @@ def load_entry_point(name: str) -> Any:
     found = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     if not found:
         known = sorted(ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP))
-        raise InputError(PLACE, name, f"no adapter of that name (entry points in {ENTRY_POINT_GROUP}: {', '.join(known) or 'none'})")
+        raise InputError(
+            PLACE, name, f"no adapter of that name (entry points in {ENTRY_POINT_GROUP}: {', '.join(known) or 'none'})"
+        )
     try:
         return found[0].load()
     except (ImportError, AttributeError) as exc:
@@ -171,7 +183,9 @@ class PythonAdapter:
             except (Exception, SystemExit) as exc:
                 raise StartFault(f"making the adapter raised {_described(exc)}{raised_at(exc)}") from None
         if not isinstance(target, self.contract.protocol):
-            raise StartFault(f"{type(target).__name__} does not implement {self.contract.protocol.__name__} (contract {self.contract.name})")
+            raise StartFault(
+                f"{type(target).__name__} does not implement {self.contract.protocol.__name__} (contract {self.contract.name})"
+            )
         return PythonSession(target, self.contract)
 
     def close(self) -> None:

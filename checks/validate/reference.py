@@ -11,23 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from yarnspec.impl.errors import InputError, NotModelled
-from yarnspec.impl.preemption.config import PreemptionConfig
-from yarnspec.impl.preemption.policy import edit_schedule
-from yarnspec.impl.preemption.result import PolicyState, RoundResult
-from yarnspec.impl.scheduler.async_scheduling.node_sorting import resource_usage
-from yarnspec.impl.resources import Resource
-from yarnspec.impl.spark.placement import locality_of_requested_containers
-from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
-from yarnspec.spec.contracts.spark_dispatch import STEP_OPS
-from yarnspec.spec.scheduler.model import ModelState, SchedulerModel, state_json
-from yarnspec.spec.contracts.spark_placement import placement_input
-
 from yarnspec.checks.conformance import hadoop, mockframework, qdata
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
 from yarnspec.checks.conformance.spark_taskset_case import CaseStep, parse_input
 from yarnspec.checks.conformance.spark_taskset_replay import StepOutcome, TaskSetReplay, start_replay
 from yarnspec.checks.validate.world_description import model_of_reset, step_by_label
+from yarnspec.impl.errors import InputError, NotModelled
+from yarnspec.impl.preemption.config import PreemptionConfig
+from yarnspec.impl.preemption.policy import edit_schedule
+from yarnspec.impl.preemption.result import PolicyState, RoundResult
+from yarnspec.impl.resources import Resource
+from yarnspec.impl.scheduler.async_scheduling.node_sorting import resource_usage
+from yarnspec.impl.spark.placement import locality_of_requested_containers
+from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
+from yarnspec.spec.contracts.spark_dispatch import STEP_OPS
+from yarnspec.spec.contracts.spark_placement import placement_input
+from yarnspec.spec.scheduler.model import ModelState, SchedulerModel, state_json
 
 #: Spark's ``spark.speculation.minTaskRuntime`` default (100 ms), the floor that
 #: ``TaskSchedulerImpl.checkSpeculatableTasks`` passes to every task set.
@@ -129,7 +128,11 @@ def _launched(outcome: StepOutcome) -> list[dict[str, Any]]:
 def _task_sets(replay: TaskSetReplay) -> list[dict[str, Any]]:
     sched = replay.state.sched
     managers: list[TaskSetManager] = list(sched.pool)
-    if replay.state.manager is not None and replay.state.manager not in managers and not sched.is_finished(replay.state.manager):
+    if (
+        replay.state.manager is not None
+        and replay.state.manager not in managers
+        and not sched.is_finished(replay.state.manager)
+    ):
         managers.append(replay.state.manager)
     failed = {name for name, _ in sched.log.failed_task_sets}
     return [
@@ -253,7 +256,11 @@ class CandidateSelector:
             if selector.name == input["selector"]:
                 return {
                     "selected": [str(c.container_id) for c in selector.selected],
-                    "to_obtain": {queue: _resource_json(t.to_obtain) for (queue, partition), t in selector.targets.items() if partition == ""},
+                    "to_obtain": {
+                        queue: _resource_json(t.to_obtain)
+                        for (queue, partition), t in selector.targets.items()
+                        if partition == ""
+                    },
                 }
         raise RefusedInput(f"selector {input['selector']!r} does not run under this configuration")
 
@@ -302,4 +309,3 @@ REFERENCE_ADAPTERS: dict[str, type] = {
 
 #: The reference adapter of every contract (every contract is driven by ``validate`` now).
 ALL_REFERENCE_ADAPTERS: dict[str, type] = REFERENCE_ADAPTERS
-

@@ -19,18 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
-from hypothesis import seed as hypothesis_seed
 
-from yarnspec.spec.contracts import Contract
-from yarnspec.spec.contracts.call import Answer, Call
-
-from yarnspec.checks.conformance.runner import find_case_files, load_case
 from yarnspec.checks.conformance.paths import default_conformance_dir
+from yarnspec.checks.conformance.runner import find_case_files, load_case
 from yarnspec.checks.validate.adapter import Adapter, StartFault
 from yarnspec.checks.validate.engine import Finding, ReferenceFault, check
 from yarnspec.checks.validate.families import Family
+from yarnspec.spec.contracts import Contract
+from yarnspec.spec.contracts.call import Answer, Call
 
 #: Steps per model-based trace.
 TRACE_LENGTH = 20
@@ -237,7 +236,11 @@ def run_phases(contract: Contract, family: Family, adapter: Adapter, options: Op
     results: list[PhaseResult] = []
     for phase in phases:
         result = phase()
-        if result.name == "conformance" and options.cases is None and not (result.runs or result.skipped or result.findings):
+        if (
+            result.name == "conformance"
+            and options.cases is None
+            and not (result.runs or result.skipped or result.findings)
+        ):
             continue  # no shared case carries this contract (node-sorting): no conformance phase
         results.append(result)
         if any(f.kind == "fault" for f in result.findings):

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from yarnspec.checks.validate.answer_check import output_fault, value_fault
+from yarnspec.checks.validate.engine import first_difference, reference_adapter, replay
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import parse_json, read_text, shown_name
 from yarnspec.spec.contracts import Contract
 from yarnspec.spec.contracts.call import Answer, Call
-
-from yarnspec.checks.validate.answer_check import output_fault, value_fault
-from yarnspec.checks.validate.engine import first_difference, reference_adapter, replay
 
 
 @dataclass(frozen=True)
@@ -39,11 +38,20 @@ class TraceVerdict:
         """The one-line verdict."""
         if self.explained:
             return f"explained: all {self.steps} steps are a behaviour the spec allows"
-        return f"not explained: step {self.first_unexplained} (line {self.line_number}) is not what the spec allows: " + "; ".join(self.why)
+        return (
+            f"not explained: step {self.first_unexplained} (line {self.line_number}) is not what the spec allows: "
+            + "; ".join(self.why)
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as JSON."""
-        return {"steps": self.steps, "explained": self.explained, "first_unexplained": self.first_unexplained, "line": self.line_number, "why": list(self.why)}
+        return {
+            "steps": self.steps,
+            "explained": self.explained,
+            "first_unexplained": self.first_unexplained,
+            "line": self.line_number,
+            "why": list(self.why),
+        }
 
 
 #: A log larger than this is refused unread (the trace limit of docs/errors.md).
@@ -59,7 +67,9 @@ DISAGREEMENT_FORMAT = "yarnspec-disagreement/1"
 def _entry(raw: Any, where: str, path: Path, contract: Contract) -> tuple[Call, Answer]:
     source = shown_name(path)
     if not isinstance(raw, dict) or not isinstance(raw.get("op"), str) or not isinstance(raw.get("input"), dict):
-        raise InputError(source, where, f"expected an object with 'op' (string) and 'input' (object), found {_kind(raw)}")
+        raise InputError(
+            source, where, f"expected an object with 'op' (string) and 'input' (object), found {_kind(raw)}"
+        )
     fault = value_fault(raw["input"])
     if fault is not None:
         raise InputError(source, f"{where}.input", fault)
@@ -112,7 +122,11 @@ def read_log(path: Path, contract: Contract) -> tuple[list[Call], list[Answer], 
             try:
                 raw = parse_json(raw_line, source)
             except InputError as exc:
-                raise InputError(source, f"line {number}", exc.fault + (f" (at {exc.place.replace('line 1 ', '')})" if exc.place else "")) from None
+                raise InputError(
+                    source,
+                    f"line {number}",
+                    exc.fault + (f" (at {exc.place.replace('line 1 ', '')})" if exc.place else ""),
+                ) from None
             call, answer = _entry(raw, f"line {number}", path, contract)
             calls.append(call)
             answers.append(answer)
@@ -122,7 +136,11 @@ def read_log(path: Path, contract: Contract) -> tuple[list[Call], list[Answer], 
     if not calls:
         raise InputError(source, "", "the log has no decisions with an implementation's answer: nothing to check")
     if all(call.op in SESSION_OPS for call in calls):
-        raise InputError(source, "", f"the log has only session set-up ({', '.join(sorted({c.op for c in calls}))}), whose answers are not compared: nothing to check")
+        raise InputError(
+            source,
+            "",
+            f"the log has only session set-up ({', '.join(sorted({c.op for c in calls}))}), whose answers are not compared: nothing to check",
+        )
     return calls, answers, lines
 
 

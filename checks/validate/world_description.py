@@ -21,23 +21,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from yarnspec.checks.suites.scheduler import VARIANTS
+from yarnspec.checks.suites.strategies import Chooser
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
 from yarnspec.impl.resources import Resource
+from yarnspec.impl.scheduler.actions import take
+from yarnspec.impl.scheduler.bookkeeping.canonical import renumber_containers
 from yarnspec.impl.scheduler.inputs.bounds import Bounds
 from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
 from yarnspec.impl.scheduler.inputs.variants import variants
 from yarnspec.impl.scheduler.world import World, build_world
-
-from yarnspec.impl.scheduler.actions import take
-from yarnspec.impl.scheduler.bookkeeping.canonical import renumber_containers
-from yarnspec.spec.worlds.world_builders import model
 from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
+from yarnspec.spec.worlds.world_builders import model
 
-from yarnspec.checks.suites.scheduler import VARIANTS
-from yarnspec.checks.suites.strategies import Chooser
-
-from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
-from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
 SOURCE = "<reset world>"
 #: The behaviour combinations generated worlds use: the property suite's, less ``pre-8127``
 #: (a known leak, whose observations break the contract's invariants on purpose).
@@ -86,7 +84,9 @@ def build_described_world(description: dict[str, Any]) -> World:
         for a in description["apps"]
     ]
     chosen = description.get("variants", {})
-    rules = variants(chosen.get("commit", "yarn-8127"), chosen.get("reserve", "first-candidate"), chosen.get("headroom", "yarn-8804"))
+    rules = variants(
+        chosen.get("commit", "yarn-8127"), chosen.get("reserve", "first-candidate"), chosen.get("headroom", "yarn-8804")
+    )
     bounds = Bounds(**description.get("bounds", {}))
     conf = configuration_from_properties({k: str(v) for k, v in description["properties"].items()}, SOURCE)
     return build_world(conf, [PartitionSpec("")], nodes, apps, rules, bounds)
@@ -150,5 +150,13 @@ def generate_description(chooser: Chooser) -> dict[str, Any]:
         "nodes": nodes,
         "apps": apps,
         "variants": {"commit": variant.commit, "reserve": variant.reserve, "headroom": variant.headroom},
-        "bounds": {"max_clock_ms": 6000, "tick_ms": 1000, "max_proposals": 2, "max_ask": 4, "max_containers": 16, "max_rereservations": 2, "node_churn": chooser.integer(0, 3) == 0},
+        "bounds": {
+            "max_clock_ms": 6000,
+            "tick_ms": 1000,
+            "max_proposals": 2,
+            "max_ask": 4,
+            "max_containers": 16,
+            "max_rereservations": 2,
+            "node_churn": chooser.integer(0, 3) == 0,
+        },
     }

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from yarnspec.impl.errors import InputError
 from yarnspec.spec.property_catalogue import PropertyCatalogue
-from yarnspec.spec.worlds.scenario import TITLE_SEPARATOR, Scenario
-from yarnspec.spec.worlds.catalogue import SCENARIOS, find_scenario
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES, SchedulerModel
+from yarnspec.spec.worlds.catalogue import SCENARIOS, find_scenario
+from yarnspec.spec.worlds.scenario import TITLE_SEPARATOR, Scenario
 from yarnspec.spec.worlds.world_file import load_world
 
 if TYPE_CHECKING:
@@ -75,7 +75,9 @@ def installed_properties(points: Iterable[EntryPoint] | None = None) -> Property
     return catalogue
 
 
-def plugin_scenarios(points: Iterable[EntryPoint] | None = None, properties: PropertyCatalogue | None = None) -> dict[str, Scenario]:
+def plugin_scenarios(
+    points: Iterable[EntryPoint] | None = None, properties: PropertyCatalogue | None = None
+) -> dict[str, Scenario]:
     """Every scenario the installed entry points of :data:`GROUP` provide, by name; their
     world files may name ``properties`` (default: every installed one)."""
     found: dict[str, Scenario] = {}
@@ -95,7 +97,9 @@ def _scenario(item: object, place: str, properties: PropertyCatalogue | None) ->
         return item
     if isinstance(item, (str, Path)):
         return load_world(item, properties or installed_properties(), origin=f"{place}: {item}").scenario
-    raise InputError(GROUP, place, f"expected a Scenario, a world file's path or a list of them, got {type(item).__name__}")
+    raise InputError(
+        GROUP, place, f"expected a Scenario, a world file's path or a list of them, got {type(item).__name__}"
+    )
 
 
 def find_any_scenario(name: str, source: str, place: str, plugins: Mapping[str, Scenario] | None = None) -> Scenario:

@@ -15,16 +15,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from yarnspec.impl.errors import InputError
-from yarnspec.impl.input_files import read_bytes
-from yarnspec.spec.worlds.scenario import TITLE_SEPARATOR, Scenario, ScenarioVariant
-from yarnspec.spec.scheduler.model import SchedulerModel
-from yarnspec.spec.worlds.world_file import EVENTS, TITLE_PREFIX, Units, WorldFile, compile_world, configuration_file_names, read_toml
-from yarnspec.spec.worlds.world_file import load_world as read_world
-
 from yarnspec.checks.explore.trace import Trace
 from yarnspec.checks.explore.trace_world import EmbeddedWorld
 from yarnspec.checks.worlds.plugins import installed_properties
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.input_files import read_bytes
+from yarnspec.spec.scheduler.model import SchedulerModel
+from yarnspec.spec.worlds.scenario import TITLE_SEPARATOR, Scenario, ScenarioVariant
+from yarnspec.spec.worlds.world_file import (
+    EVENTS,
+    TITLE_PREFIX,
+    Units,
+    WorldFile,
+    compile_world,
+    configuration_file_names,
+    read_toml,
+)
+from yarnspec.spec.worlds.world_file import load_world as read_world
 
 __all__ = [
     "EVENTS", "MODEL_FACTORY", "TITLE_PREFIX", "Units", "WorldFile", "embed_world", "embedded_title", "is_world_title", "load_world",
@@ -54,7 +61,9 @@ def load_world(path: str | Path, warn: bool = False, strict: bool = False) -> Wo
     return loaded
 
 
-def world_model(*, world: str, variant: str = "", embedded: EmbeddedWorld | None = None, **parameters: Any) -> SchedulerModel:
+def world_model(
+    *, world: str, variant: str = "", embedded: EmbeddedWorld | None = None, **parameters: Any
+) -> SchedulerModel:
     """The model a world-file trace names (for emitted tests): rebuilt from the world the
     trace carries (``embedded``), else (a version-1 trace) from the file its title names."""
     if embedded is not None:
@@ -81,7 +90,9 @@ def embed_world(scenario: Scenario) -> EmbeddedWorld | None:
         try:
             files[carried] = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(str(folder / name), f"byte {exc.start}", "not UTF-8 text: a trace carries configuration files as UTF-8") from None
+            raise InputError(
+                str(folder / name), f"byte {exc.start}", "not UTF-8 text: a trace carries configuration files as UTF-8"
+            ) from None
         names[index] = carried
     if names:
         document["configuration"]["files"] = names
@@ -124,7 +135,9 @@ def variant_of_embedded_world(
     prefix = TITLE_PREFIX + embedded.name + TITLE_SEPARATOR
     if not title.startswith(prefix):
         raise InputError(source, place, f"expected '{prefix}<question>' for the world the trace carries, got {title!r}")
-    loaded = compile_world(embedded.document, embedded.name, embedded.files, f"{source} [world]", installed_properties())
+    loaded = compile_world(
+        embedded.document, embedded.name, embedded.files, f"{source} [world]", installed_properties()
+    )
     return loaded.scenario, loaded.scenario.variant(title[len(prefix) :], source, place)
 
 
@@ -139,7 +152,9 @@ def model_for_world_title(title: str, source: str = "<trace>", place: str = "par
     return scenario.model(variant)
 
 
-def variant_of_world_title(title: str, source: str = "<trace>", place: str = "parameters.world") -> tuple[Scenario, ScenarioVariant]:
+def variant_of_world_title(
+    title: str, source: str = "<trace>", place: str = "parameters.world"
+) -> tuple[Scenario, ScenarioVariant]:
     """The scenario of ``world:<path>/<variant>`` (the world file read again) and its variant."""
     path, separator, name = title[len(TITLE_PREFIX) :].rpartition(TITLE_SEPARATOR)
     if not separator or not path:

@@ -8,8 +8,13 @@ import time
 for line in sys.stdin:
     request = json.loads(line)
     if request["op"] == "hello":
-        print(json.dumps({"id": request["id"], "output": {"name": "half", "version": "0", "contracts": ["node-sorting"]}}), flush=True)
+        print(
+            json.dumps(
+                {"id": request["id"], "output": {"name": "half", "version": "0", "contracts": ["node-sorting"]}}
+            ),
+            flush=True,
+        )
         continue
-    sys.stdout.write('{"id": %d, "output": {"ord' % request["id"])
+    sys.stdout.write('{"id": ' + str(request["id"]) + ', "output": {"ord')
     sys.stdout.flush()
     time.sleep(3600)

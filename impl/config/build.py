@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 from yarnspec.impl.calculator import calculator as make_calculator
 from yarnspec.impl.cluster import Partition, Queue, QueuePartition
-from yarnspec.impl.errors import InputError
-from yarnspec.impl.resources import ZERO, Resource, f32, java_float_div
 from yarnspec.impl.config.capacity import NO_LABEL, ROOT, QueueConfig, check_known_labels
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
+from yarnspec.impl.errors import InputError
+from yarnspec.impl.resources import ZERO, Resource, f32, java_float_div
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,9 @@ def _figures(queue: QueueConfig, partition: Partition, effective: _Effective) ->
     return QueuePartition(guaranteed=guaranteed, maximum=maximum)
 
 
-def _effective_resources(conf: SchedulerConfiguration, partition: Partition, cluster: Resource) -> dict[str, _Effective]:
+def _effective_resources(
+    conf: SchedulerConfiguration, partition: Partition, cluster: Resource
+) -> dict[str, _Effective]:
     """Every queue's effective resources in ``partition``, top-down."""
     calc = make_calculator(conf.calculator)
     label = partition.name

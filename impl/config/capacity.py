@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.calculator import CalculatorName
-from yarnspec.impl.resources import ZERO, Resource, f32
 from yarnspec.impl.config.getters import get_long, java_trim
-from yarnspec.impl.config.keys import CAPACITY_PREFIX
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, parse_decimal
+from yarnspec.impl.config.keys import CAPACITY_PREFIX
+from yarnspec.impl.config.warning import ConfigWarning
+from yarnspec.impl.resources import ZERO, Resource, f32
 
 ROOT = "root"
 ANY_LABEL = "*"
@@ -429,7 +429,9 @@ class _TreeReader:
                 continue
             label, dot, setting = rest.partition(".")
             if not dot or not setting:
-                raise self.conf.invalid(name, f"expected a property named {CAPACITY_PREFIX}{path}{marker}<label>.<setting>")
+                raise self.conf.invalid(
+                    name, f"expected a property named {CAPACITY_PREFIX}{path}{marker}<label>.<setting>"
+                )
             self._check_label_name(name, label)
             if label not in labels[path]:
                 labels[path].append(label)
@@ -485,7 +487,11 @@ class _TreeReader:
         key = queue_key(draft.path, "accessible-node-labels")
         if parent is None:
             if self.conf.raw(key) is not None:
-                self.warnings.append(ConfigWarning("label-star", key, f"{self.conf.location(key)}: {key}: ignored, root can use every label (*)"))
+                self.warnings.append(
+                    ConfigWarning(
+                        "label-star", key, f"{self.conf.location(key)}: {key}: ignored, root can use every label (*)"
+                    )
+                )
             return frozenset({ANY_LABEL})
         names = self.conf.get_strings(key)
         if names is None:
@@ -544,12 +550,16 @@ class _TreeReader:
             inherited = parent.ordering_policy if parent is not None else QUEUE_ORDERING_POLICIES[0]
             policy = value if value is not None else inherited
             if policy not in QUEUE_ORDERING_POLICIES:
-                raise self.conf.invalid(key, f"expected a parent queue ordering policy ({', '.join(QUEUE_ORDERING_POLICIES)})")
+                raise self.conf.invalid(
+                    key, f"expected a parent queue ordering policy ({', '.join(QUEUE_ORDERING_POLICIES)})"
+                )
             return policy
         if value is None:
             return "fifo"
         if value not in APP_ORDERING_POLICIES:
-            raise self.conf.invalid(key, "expected a leaf ordering policy (fifo, fair, fifo-with-partitions, fifo-for-pending-updates)")
+            raise self.conf.invalid(
+                key, "expected a leaf ordering policy (fifo, fair, fifo-with-partitions, fifo-for-pending-updates)"
+            )
         return APP_ORDERING_POLICIES[value]
 
     # -- capacities --------------------------------------------------------------------------
@@ -566,7 +576,11 @@ class _TreeReader:
         draft.mode = kinds.pop() if kinds else "percent"
         for label in draft.labels:
             self._check_maximum_form(draft, label)
-            if draft.path != ROOT and draft.capacities[label].is_positive() and not label_accessible(draft.accessible, label):
+            if (
+                draft.path != ROOT
+                and draft.capacities[label].is_positive()
+                and not label_accessible(draft.accessible, label)
+            ):
                 allowed = ", ".join(sorted(draft.accessible)) or "none"
                 raise self.conf.invalid(
                     label_key(draft.path, label, "capacity"),
@@ -751,7 +765,9 @@ class _TreeReader:
             base = parent.absolute.get(label, 0.0) if parent else 1.0
             base_max = parent.absolute_maximum.get(label, 0.0) if parent else 1.0
             draft.absolute[label] = f32(relative * base) if relative > 0 and base is not None else 0.0
-            draft.absolute_maximum[label] = f32(relative_max * base_max) if relative_max > 0 and base_max is not None else 0.0
+            draft.absolute_maximum[label] = (
+                f32(relative_max * base_max) if relative_max > 0 and base_max is not None else 0.0
+            )
             absolute, absolute_max = draft.absolute[label], draft.absolute_maximum[label]
             if absolute is not None and absolute_max is not None and absolute > absolute_max:
                 key = label_key(draft.path, label, "maximum-capacity")

@@ -32,10 +32,10 @@ from xml.sax import SAXParseException
 from xml.sax.handler import ContentHandler
 from xml.sax.xmlreader import AttributesImpl, Locator
 
-from yarnspec.impl.config.warning import ConfigWarning
-from yarnspec.impl.errors import InputError
 from yarnspec.impl.config import getters
 from yarnspec.impl.config.getters import java_trim
+from yarnspec.impl.config.warning import ConfigWarning
+from yarnspec.impl.errors import InputError
 from yarnspec.impl.input_files import read_bytes, shown_name
 
 #: Files larger than this are refused unread (a real scheduler configuration is a few kB).
@@ -152,7 +152,9 @@ def _plain(text: str) -> bool:
     return text.isprintable() and not any(c in text for c in "&<>")
 
 
-def _add_property(properties: list[XmlProperty], warnings: list[str], source: str, line: int, fields: Mapping[str, str]) -> None:
+def _add_property(
+    properties: list[XmlProperty], warnings: list[str], source: str, line: int, fields: Mapping[str, str]
+) -> None:
     """Add the ``<property>`` at ``line`` with ``fields`` (its ``name``, ``value``, ``final``)
     to ``properties``, or a warning when Hadoop would skip it; an :class:`InputError` for a
     malformed one."""
@@ -171,7 +173,9 @@ def _add_property(properties: list[XmlProperty], warnings: list[str], source: st
     value = fields.get("value")
     if not value:
         # Hadoop skips a property whose value is missing or empty.
-        warnings.append(ConfigWarning("no-value", name, f"{where}: {name}: no value, so the property is ignored (as Hadoop does)"))
+        warnings.append(
+            ConfigWarning("no-value", name, f"{where}: {name}: no value, so the property is ignored (as Hadoop does)")
+        )
         return
     properties.append(XmlProperty(name, value, source, line, final))
 
@@ -369,11 +373,15 @@ class HadoopConfiguration:
 
     def get_int(self, name: str, default: int) -> int:
         """``Configuration.getInt``: a Java int, decimal or ``0x`` hexadecimal."""
-        return self._number(name, default, getters.get_int, "expected a whole number (a Java int, decimal or 0x hexadecimal)")
+        return self._number(
+            name, default, getters.get_int, "expected a whole number (a Java int, decimal or 0x hexadecimal)"
+        )
 
     def get_long(self, name: str, default: int) -> int:
         """``Configuration.getLong``: a Java long, decimal or ``0x`` hexadecimal."""
-        return self._number(name, default, getters.get_long, "expected a whole number (a Java long, decimal or 0x hexadecimal)")
+        return self._number(
+            name, default, getters.get_long, "expected a whole number (a Java long, decimal or 0x hexadecimal)"
+        )
 
     def _number(self, name: str, default: _N, parse: Callable[[str], _N | None], expectation: str) -> _N:
         value = self.get(name)

@@ -20,7 +20,9 @@ RESOURCE_CALCULATOR = CAPACITY_PREFIX + "resource-calculator"
 LAZY_PREEMPTION_ENABLED = CAPACITY_PREFIX + "lazy-preemption-enabled"
 #: Preemption for under-utilised queues under the priority-utilization ordering (YARN-5864):
 #: ``CapacitySchedulerConfiguration``'s ``...underutilized-preemption.enabled``.
-UNDERUTILIZED_PREEMPTION_ENABLED = CAPACITY_PREFIX + "ordering-policy.priority-utilization.underutilized-preemption.enabled"
+UNDERUTILIZED_PREEMPTION_ENABLED = (
+    CAPACITY_PREFIX + "ordering-policy.priority-utilization.underutilized-preemption.enabled"
+)
 
 # -- the preemption policy (either file) -----------------------------------------------------------
 
@@ -51,3 +53,7 @@ MINIMUM_ALLOCATION_VCORES = "yarn.scheduler.minimum-allocation-vcores"
 MAXIMUM_ALLOCATION_MB = "yarn.scheduler.maximum-allocation-mb"
 #: ``YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_VCORES``.
 MAXIMUM_ALLOCATION_VCORES = "yarn.scheduler.maximum-allocation-vcores"
+
+#: The per-queue setting that turns intra-queue preemption off for a queue and its children
+#: (read with ``queue_key``; ``CapacitySchedulerConfiguration.INTRA_QUEUE_PREEMPTION_DISABLED``... ``intra-queue-preemption.disable_preemption``).
+INTRA_QUEUE_DISABLE = "intra-queue-preemption.disable_preemption"

@@ -17,27 +17,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.calculator import CALCULATOR_CLASSES, CalculatorName
+from yarnspec.impl.config.capacity import ROOT, QueueTree, queue_key, read_queue_tree
+from yarnspec.impl.config.getters import java_trim
+from yarnspec.impl.config.hadoop_xml import ConfigurationFile, HadoopConfiguration, read_configuration_file
+from yarnspec.impl.config.keys import (
+    CAPACITY_PREFIX,
+    INTRA_QUEUE_DISABLE,
+    MAXIMUM_ALLOCATION_MB,
+    MAXIMUM_ALLOCATION_VCORES,
+    MINIMUM_ALLOCATION_MB,
+    MINIMUM_ALLOCATION_VCORES,
+    MONITOR_ENABLE,
+    MONITOR_POLICIES,
+    NODE_LABELS_ENABLED,
+    RESOURCE_CALCULATOR,
+    SCHEDULER_CLASS,
+)  # fmt: skip
+from yarnspec.impl.config.warning import ConfigWarning
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption.config import KNOWN_KEYS as PREEMPTION_KEYS
 from yarnspec.impl.preemption.config import PolicyVariantName, PreemptionConfig
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.config.capacity import queue_key
-
-#: The per-queue setting that turns intra-queue preemption off for a queue and its children.
-INTRA_QUEUE_DISABLE = "intra-queue-preemption.disable_preemption"
-from yarnspec.impl.config.capacity import ROOT, QueueTree, read_queue_tree
-from yarnspec.impl.config.keys import (
-    CAPACITY_PREFIX, MAXIMUM_ALLOCATION_MB, MAXIMUM_ALLOCATION_VCORES, MINIMUM_ALLOCATION_MB, MINIMUM_ALLOCATION_VCORES,
-    MONITOR_ENABLE, MONITOR_POLICIES, NODE_LABELS_ENABLED, RESOURCE_CALCULATOR, SCHEDULER_CLASS,
-)  # fmt: skip
-from yarnspec.impl.config.getters import java_trim
-from yarnspec.impl.config.hadoop_xml import ConfigurationFile, HadoopConfiguration, read_configuration_file
 
 DEFAULT_CALCULATOR_CLASS = "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"
 CAPACITY_SCHEDULER_CLASS = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"
-PREEMPTION_POLICY_CLASS = "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy"
+PREEMPTION_POLICY_CLASS = (
+    "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy"
+)
 
 #: ``(key, default)`` of the four scheduler allocation limits (Hadoop 3 defaults).
 MIN_MEMORY = (MINIMUM_ALLOCATION_MB, 1024)
@@ -156,9 +163,7 @@ def merge_in_hadoop_order(
     ]
     if not any(file_kind(f) == "capacity-scheduler" for f in files):
         names = ", ".join(f.source for f in files) or "no files"
-        raise InputError(
-            names, "", f"no capacity-scheduler.xml given: no file defines {CAPACITY_PREFIX}{ROOT}.queues"
-        )
+        raise InputError(names, "", f"no capacity-scheduler.xml given: no file defines {CAPACITY_PREFIX}{ROOT}.queues")
     return HadoopConfiguration.merge(ordered, system_properties=system_properties, environment=environment)
 
 
@@ -182,7 +187,7 @@ def scheduler_configuration(
                 "labels-disabled",
                 NODE_LABELS_ENABLED,
                 f"queues have settings for node labels ({', '.join(queues.labels)}) but {NODE_LABELS_ENABLED} "
-            "is not true in the files given: Hadoop then has no labelled nodes",
+                "is not true in the files given: Hadoop then has no labelled nodes",
             )
         )
     if monitor_enabled and PREEMPTION_POLICY_CLASS not in policies:
@@ -191,7 +196,7 @@ def scheduler_configuration(
                 "monitor-without-policy",
                 MONITOR_POLICIES,
                 f"{conf.location(MONITOR_POLICIES)}: {MONITOR_POLICIES}: the monitor is on but does not "
-            "run ProportionalCapacityPreemptionPolicy, so nothing is preempted",
+                "run ProportionalCapacityPreemptionPolicy, so nothing is preempted",
             )
         )
     return SchedulerConfiguration(
@@ -210,7 +215,9 @@ def scheduler_configuration(
 def _check_scheduler_class(conf: HadoopConfiguration) -> None:
     value = conf.get_trimmed(SCHEDULER_CLASS)
     if value is not None and value != CAPACITY_SCHEDULER_CLASS:
-        raise conf.invalid(SCHEDULER_CLASS, f"not modelled: yarnspec models the CapacityScheduler ({CAPACITY_SCHEDULER_CLASS})")
+        raise conf.invalid(
+            SCHEDULER_CLASS, f"not modelled: yarnspec models the CapacityScheduler ({CAPACITY_SCHEDULER_CLASS})"
+        )
 
 
 def _calculator(conf: HadoopConfiguration) -> CalculatorName:

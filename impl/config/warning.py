@@ -12,17 +12,19 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 #: Every warning id the configuration reader gives, with what it means (docs/configuration.md).
-WARNING_IDS: Mapping[str, str] = MappingProxyType({
-    "no-value": "a property without a value (Hadoop ignores it)",
-    "final-override": "a later file sets a property an earlier one made final (ignored)",
-    "label-star": "root's accessible-node-labels is set (ignored: root can use every label, *)",
-    "orphan-queue-key": "a setting of a queue that is in no .queues list",
-    "shared-leaf-name": "two leaves share a name (refused by Hadoop before 3.3)",
-    "label-not-guaranteed": "root's capacity in a node label is 0 or not set",
-    "label-parent-zero": "a queue sets a capacity in a label its parent gets nothing of",
-    "labels-disabled": "queues have label settings but yarn.node-labels.enabled is not true",
-    "monitor-without-policy": "the monitor is on but does not run the preemption policy",
-})
+WARNING_IDS: Mapping[str, str] = MappingProxyType(
+    {
+        "no-value": "a property without a value (Hadoop ignores it)",
+        "final-override": "a later file sets a property an earlier one made final (ignored)",
+        "label-star": "root's accessible-node-labels is set (ignored: root can use every label, *)",
+        "orphan-queue-key": "a setting of a queue that is in no .queues list",
+        "shared-leaf-name": "two leaves share a name (refused by Hadoop before 3.3)",
+        "label-not-guaranteed": "root's capacity in a node label is 0 or not set",
+        "label-parent-zero": "a queue sets a capacity in a label its parent gets nothing of",
+        "labels-disabled": "queues have label settings but yarn.node-labels.enabled is not true",
+        "monitor-without-policy": "the monitor is on but does not run the preemption policy",
+    }
+)
 
 
 class ConfigWarning(str):

@@ -15,12 +15,15 @@ from typing import Any
 
 from yarnspec.impl.config import getters
 from yarnspec.impl.config.keys import (
-    LAZY_PREEMPTION_ENABLED, PREEMPTION_MONITORING_INTERVAL, PREEMPTION_OBSERVE_ONLY, PREEMPTION_PREFIX, PREEMPTION_SELECT_FOR_RESERVED,
+    LAZY_PREEMPTION_ENABLED,
+    PREEMPTION_MONITORING_INTERVAL,
+    PREEMPTION_OBSERVE_ONLY,
+    PREEMPTION_PREFIX,
+    PREEMPTION_SELECT_FOR_RESERVED,
     UNDERUTILIZED_PREEMPTION_ENABLED,
 )  # fmt: skip
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.preemption import variants as _variants
-
 
 #: Named behaviours (records of rules in :mod:`.variants`): ``hadoop-3`` is the current
 #: policy; ``hadoop-2.7.3`` is the one seed 002 describes.
@@ -160,7 +163,9 @@ class PreemptionConfig:
         return _variants.guarantee_rule(self.guarantees)
 
     @staticmethod
-    def from_properties(properties: Mapping[str, Any], source: str = "<configuration>", variant: PolicyVariantName = "hadoop-3") -> PreemptionConfig:
+    def from_properties(
+        properties: Mapping[str, Any], source: str = "<configuration>", variant: PolicyVariantName = "hadoop-3"
+    ) -> PreemptionConfig:
         """Read the settings from Hadoop property names; unknown keys are ignored (they belong
         to other components), known keys with bad values raise :class:`InputError`."""
         values: dict[str, Any] = {"variant": variant}
@@ -256,37 +261,42 @@ def _fraction(low_open: bool, parse_number: Callable[[str, str, Any], float]) ->
     return parse
 
 
-_KEYS: Mapping[str, tuple[str, Callable[[str, str, Any], Any]]] = MappingProxyType({
-    PREEMPTION_PREFIX + "max_wait_before_kill": ("max_wait_before_kill_ms", _millis),
-    PREEMPTION_MONITORING_INTERVAL: ("monitoring_interval_ms", _millis),
-    # ProportionalCapacityPreemptionPolicy.updateConfigIfNeeded: getFloat for the per-round
-    # total, getDouble for the other two, getLong for the waits, getBoolean for the flags.
-    PREEMPTION_PREFIX + "total_preemption_per_round": ("total_preemption_per_round", _fraction(True, _FLOAT)),
-    PREEMPTION_PREFIX + "natural_termination_factor": ("natural_termination_factor", _fraction(True, _DOUBLE)),
-    PREEMPTION_PREFIX + "max_ignored_over_capacity": ("max_ignored_over_capacity", _fraction(False, _DOUBLE)),
-    PREEMPTION_OBSERVE_ONLY: ("observe_only", _parse_bool),
-    PREEMPTION_SELECT_FOR_RESERVED: ("select_based_on_reserved_containers", _parse_bool),
-    PREEMPTION_PREFIX + "additional_res_balance_based_on_reserved_containers": (
-        "additional_res_balance_based_on_reserved_containers",
-        _parse_bool,
-    ),
-    PREEMPTION_PREFIX + "preemption-to-balance-queue-after-satisfied.enabled": ("preemption_to_balance_enabled", _parse_bool),
-    PREEMPTION_PREFIX + "preemption-to-balance-queue-after-satisfied.max-wait-before-kill": (
-        "preemption_to_balance_max_wait_ms",
-        _millis,
-    ),
-    PREEMPTION_PREFIX + "conservative-drf": ("conservative_drf", _parse_bool),
-    INTRA_QUEUE + "enabled": ("intra_queue_enabled", _parse_bool),
-    INTRA_QUEUE + "minimum-threshold": ("intra_queue_minimum_threshold", _fraction(False, _FLOAT)),
-    INTRA_QUEUE + "max-allowable-limit": ("intra_queue_max_allowable_limit", _fraction(False, _FLOAT)),
-    INTRA_QUEUE + "preemption-order-policy": ("intra_queue_order", _order_policy),
-    INTRA_QUEUE + "conservative-drf": ("intra_queue_conservative_drf", _parse_bool),
-    LAZY_PREEMPTION_ENABLED: ("lazy_preemption_enabled", _parse_bool),
-    UNDERUTILIZED_PREEMPTION_ENABLED: ("underutilized_preemption_enabled", _parse_bool),
-    GUARANTEE_RULE_KEY: ("guarantees", _guarantee_rule),
-    NODE_COST_KEY: ("node_cost_selector", _parse_bool),
-    FAIR_ORDERING_RULE_KEY: ("intra_queue_fair_rule", _fair_rule),
-})
+_KEYS: Mapping[str, tuple[str, Callable[[str, str, Any], Any]]] = MappingProxyType(
+    {
+        PREEMPTION_PREFIX + "max_wait_before_kill": ("max_wait_before_kill_ms", _millis),
+        PREEMPTION_MONITORING_INTERVAL: ("monitoring_interval_ms", _millis),
+        # ProportionalCapacityPreemptionPolicy.updateConfigIfNeeded: getFloat for the per-round
+        # total, getDouble for the other two, getLong for the waits, getBoolean for the flags.
+        PREEMPTION_PREFIX + "total_preemption_per_round": ("total_preemption_per_round", _fraction(True, _FLOAT)),
+        PREEMPTION_PREFIX + "natural_termination_factor": ("natural_termination_factor", _fraction(True, _DOUBLE)),
+        PREEMPTION_PREFIX + "max_ignored_over_capacity": ("max_ignored_over_capacity", _fraction(False, _DOUBLE)),
+        PREEMPTION_OBSERVE_ONLY: ("observe_only", _parse_bool),
+        PREEMPTION_SELECT_FOR_RESERVED: ("select_based_on_reserved_containers", _parse_bool),
+        PREEMPTION_PREFIX + "additional_res_balance_based_on_reserved_containers": (
+            "additional_res_balance_based_on_reserved_containers",
+            _parse_bool,
+        ),
+        PREEMPTION_PREFIX + "preemption-to-balance-queue-after-satisfied.enabled": (
+            "preemption_to_balance_enabled",
+            _parse_bool,
+        ),
+        PREEMPTION_PREFIX + "preemption-to-balance-queue-after-satisfied.max-wait-before-kill": (
+            "preemption_to_balance_max_wait_ms",
+            _millis,
+        ),
+        PREEMPTION_PREFIX + "conservative-drf": ("conservative_drf", _parse_bool),
+        INTRA_QUEUE + "enabled": ("intra_queue_enabled", _parse_bool),
+        INTRA_QUEUE + "minimum-threshold": ("intra_queue_minimum_threshold", _fraction(False, _FLOAT)),
+        INTRA_QUEUE + "max-allowable-limit": ("intra_queue_max_allowable_limit", _fraction(False, _FLOAT)),
+        INTRA_QUEUE + "preemption-order-policy": ("intra_queue_order", _order_policy),
+        INTRA_QUEUE + "conservative-drf": ("intra_queue_conservative_drf", _parse_bool),
+        LAZY_PREEMPTION_ENABLED: ("lazy_preemption_enabled", _parse_bool),
+        UNDERUTILIZED_PREEMPTION_ENABLED: ("underutilized_preemption_enabled", _parse_bool),
+        GUARANTEE_RULE_KEY: ("guarantees", _guarantee_rule),
+        NODE_COST_KEY: ("node_cost_selector", _parse_bool),
+        FAIR_ORDERING_RULE_KEY: ("intra_queue_fair_rule", _fair_rule),
+    }
+)
 
 #: The property names this module reads, for documentation and for the configuration reader.
 KNOWN_KEYS: tuple[str, ...] = tuple(_KEYS)

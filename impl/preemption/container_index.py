@@ -14,8 +14,12 @@ from dataclasses import dataclass
 
 from yarnspec.impl.cluster import DEFAULT_PARTITION, Application, ClusterSnapshot, Container, Node
 from yarnspec.impl.errors import InputError
+from yarnspec.impl.preemption.ordering import (
+    descending_container_order,
+    victim_order_of_apps,
+    victim_order_of_containers,
+)
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.preemption.ordering import descending_container_order, victim_order_of_apps, victim_order_of_containers
 
 
 @dataclass(frozen=True)
@@ -122,4 +126,3 @@ def _reserved_nodes(snapshot: ClusterSnapshot) -> list[ReservedNode]:
                 free = free + container.resource
         found.append(ReservedNode(node, reserved[node_id], tuple(descending_container_order(on_node)), free))
     return found
-

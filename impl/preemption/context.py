@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ClusterSnapshot, Container
-from yarnspec.impl.resources import Resource, f32
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.container_index import ContainerIndex
 from yarnspec.impl.preemption.ideal import IdealMode, compute_ideal_allocation
@@ -16,6 +15,7 @@ from yarnspec.impl.preemption.result import QueueTarget, SelectorResult
 from yarnspec.impl.preemption.selection import Selection
 from yarnspec.impl.preemption.temp_queue import PartitionTree, build_tree, partitions_of
 from yarnspec.impl.preemption.to_obtain import compute_to_obtain, deduct_selected
+from yarnspec.impl.resources import Resource, f32
 
 
 @dataclass(frozen=True)

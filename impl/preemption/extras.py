@@ -12,9 +12,9 @@ non-preemptable queues is never redistributed.
 from __future__ import annotations
 
 from yarnspec.impl.calculator import ResourceCalculator
-from yarnspec.impl.resources import ZERO, Resource
-from yarnspec.impl.preemption.variants import PolicyVariant, PolicyVariantName, policy_variant
 from yarnspec.impl.preemption.temp_queue import TempQueue
+from yarnspec.impl.preemption.variants import PolicyVariant, PolicyVariantName, policy_variant
+from yarnspec.impl.resources import ZERO, Resource
 
 
 def update_extras(root: TempQueue, calc: ResourceCalculator, variant: PolicyVariantName = "hadoop-3") -> None:

@@ -34,11 +34,11 @@ from functools import cmp_to_key
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import Application, ClusterSnapshot, Container
 from yarnspec.impl.java.hash_map import hash_map_order
-from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.preemption.application_id import application_id_hash
 from yarnspec.impl.preemption.config import FairOrderingRule, IntraQueueOrderPolicy
 from yarnspec.impl.preemption.temp_app import TempApp, TempUser
 from yarnspec.impl.preemption.temp_queue import TempQueue
+from yarnspec.impl.resources import ZERO, Resource
 
 
 def compute_apps_ideal_allocation(
@@ -76,7 +76,9 @@ def compute_apps_ideal_allocation(
     # COMPX-5228: a fair leaf's applications outside its ordering policy's schedulable
     # entities get no record (they still count for the single-application test above).
     counted = [app for app in apps if app.schedulable] if fair_share else apps
-    records = _records(tq, counted, containers_of, node_partition, am_by_user, queue.at(tq.partition).user_limits, width)
+    records = _records(
+        tq, counted, containers_of, node_partition, am_by_user, queue.at(tq.partition).user_limits, width
+    )
     ranked = sorted(records, key=cmp_to_key(_fair_compare(calc, cluster) if fair else _priority_compare))
     if fair_share:
         _set_fair_shares(records, reassignable + am_total, queue.minimum_user_limit_percent, calc)
@@ -87,7 +89,9 @@ def compute_apps_ideal_allocation(
     limit = calc.min(cluster, allowance, budget)
     keep_am = not fair_share
     minimum = queue.minimum_allocation.padded(width)
-    _assign_to_be_preempted(low_to_high, limit, minimum, order, calc, cluster, keep_am, fair_rule.minimum_allocation_fits)
+    _assign_to_be_preempted(
+        low_to_high, limit, minimum, order, calc, cluster, keep_am, fair_rule.minimum_allocation_fits
+    )
     if fair_share:
         _match_demand_by_fair_share(low_to_high, calc, cluster)
     else:
@@ -95,7 +99,9 @@ def compute_apps_ideal_allocation(
     return low_to_high
 
 
-def _am_used(containers: Sequence[Container], node_partition: Mapping[str, str], partition: str, width: int) -> Resource:
+def _am_used(
+    containers: Sequence[Container], node_partition: Mapping[str, str], partition: str, width: int
+) -> Resource:
     """The application's AM resource in ``partition`` (``getAMResource``)."""
     for container in containers:
         if container.is_am and not container.reserved and node_partition[container.node] == partition:
@@ -166,7 +172,9 @@ def _fair_compare(calc: ResourceCalculator, cluster: Resource):  # type: ignore[
     return compare
 
 
-def _set_fair_shares(records: Sequence[TempApp], reassignable: Resource, user_limit_percent: float, calc: ResourceCalculator) -> None:
+def _set_fair_shares(
+    records: Sequence[TempApp], reassignable: Resource, user_limit_percent: float, calc: ResourceCalculator
+) -> None:
     """``setFairShareForApps`` (as COMPX-5202 left it): each user's fair share is the queue's
     reassignable resource (AM included) when the leaf's ``getUserLimit()`` is 100, else its
     limit (AM included); each of its applications gets that over the user's number of
@@ -195,7 +203,9 @@ def _assign_ideal(
     what was selected, with neither cap."""
     zero = ZERO.padded(len(cluster))
     for app in ranked:
-        exhausted = calc.less_equal(cluster, reassignable, zero) or (conservative_drf and calc.any_major_nonpositive(reassignable))
+        exhausted = calc.less_equal(cluster, reassignable, zero) or (
+            conservative_drf and calc.any_major_nonpositive(reassignable)
+        )
         if exhausted and not fair_share:
             continue
         user = app.user
@@ -210,7 +220,9 @@ def _assign_ideal(
         elif not calc.less(cluster, user.ideal, user.user_limit):
             continue
         else:
-            app.ideal = calc.min(cluster, reassignable, calc.min(cluster, wanted - app.selected, user.user_limit - user.ideal))
+            app.ideal = calc.min(
+                cluster, reassignable, calc.min(cluster, wanted - app.selected, user.user_limit - user.ideal)
+            )
         user.ideal = user.ideal + app.ideal
         holds = app.used_deduct_am - app.selected
         if calc.greater(cluster, app.ideal, holds):
@@ -248,7 +260,9 @@ def _assign_to_be_preempted(
         limit = (limit - app.to_be_preempted).clamp_min_zero()
 
 
-def _match_demand(low_to_high: Sequence[TempApp], order: IntraQueueOrderPolicy, calc: ResourceCalculator, cluster: Resource) -> None:
+def _match_demand(
+    low_to_high: Sequence[TempApp], order: IntraQueueOrderPolicy, calc: ResourceCalculator, cluster: Resource
+) -> None:
     """``validateOutSameAppPriorityFromDemand``: from the most important application with a
     demand down, take from the least important applications up (module docstring, step 5)."""
     zero = ZERO.padded(len(cluster))
@@ -261,7 +275,10 @@ def _match_demand(low_to_high: Sequence[TempApp], order: IntraQueueOrderPolicy, 
             same_user = high.user is low.user
             if same_user and low.priority >= high.priority:
                 continue
-            if calc.less_equal(cluster, low.to_be_preempted, low.actually_to_be_preempted) or high.to_preempt_from_other == zero:
+            if (
+                calc.less_equal(cluster, low.to_be_preempted, low.actually_to_be_preempted)
+                or high.to_preempt_from_other == zero
+            ):
                 continue
             giver = low.user
             if not same_user and order.spare_users_within_limit and not giver.limit_reached(calc, cluster):
@@ -296,7 +313,11 @@ def _match_demand_by_fair_share(low_to_high: Sequence[TempApp], calc: ResourceCa
 
 
 def _mark_for_starved(
-    starved: TempApp, overfed_apps: Sequence[TempApp], check_user_share: bool, calc: ResourceCalculator, cluster: Resource
+    starved: TempApp,
+    overfed_apps: Sequence[TempApp],
+    check_user_share: bool,
+    calc: ResourceCalculator,
+    cluster: Resource,
 ) -> None:
     """``markResourcesToBePreemptedForApp``: ``starved`` takes from each of ``overfed_apps``
     in turn what it may still give, within the giver's user's use above its fair share when

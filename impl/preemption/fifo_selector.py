@@ -12,11 +12,11 @@ queue's AM resource stays above its AM limit.
 from __future__ import annotations
 
 from yarnspec.impl.cluster import DEFAULT_PARTITION, Container
-from yarnspec.impl.resources import Resource, f32, total
 from yarnspec.impl.preemption.context import RoundContext, SelectorRun
 from yarnspec.impl.preemption.ideal import IdealMode
 from yarnspec.impl.preemption.result import SelectorResult
 from yarnspec.impl.preemption.to_obtain import obtain_map
+from yarnspec.impl.resources import Resource, f32, total
 
 FIFO = "fifo"
 FIFO_BALANCE = "fifo-balance"
@@ -31,7 +31,12 @@ def select_fifo(ctx: RoundContext, balance: bool = False) -> SelectorRun:
     """
     config = ctx.config
     reserved_mode = config.additional_res_balance_based_on_reserved_containers and not balance
-    mode = IdealMode(reserved=reserved_mode, balance=balance, variant=config.variant, capacity_shares=config.guarantee_rule.capacity_shares)
+    mode = IdealMode(
+        reserved=reserved_mode,
+        balance=balance,
+        variant=config.variant,
+        capacity_shares=config.guarantee_rule.capacity_shares,
+    )
     earlier = tuple(ctx.selection.chosen)
     ctx.compute_targets(mode, earlier)
     before = len(ctx.selection)
@@ -49,7 +54,9 @@ def select_fifo(ctx: RoundContext, balance: bool = False) -> SelectorRun:
     return SelectorRun(result, tuple(kill_reserved))
 
 
-def _select_from_leaf(ctx: RoundContext, leaf: str, to_obtain: dict[str, Resource], kill_reserved: list[Container]) -> None:
+def _select_from_leaf(
+    ctx: RoundContext, leaf: str, to_obtain: dict[str, Resource], kill_reserved: list[Container]
+) -> None:
     """A.8 steps 1-3 for one leaf; ``to_obtain`` is consumed in place."""
     selection, index, config = ctx.selection, ctx.index, ctx.config
     rules = config.rules
@@ -68,8 +75,10 @@ def _select_from_leaf(ctx: RoundContext, leaf: str, to_obtain: dict[str, Resourc
         _preempt_from_app(ctx, app.app_id, to_obtain, kill_reserved, skipped_am, conservative)
     skipped_am_size = total(c.resource for c in skipped_am)
     # AM limit = the leaf's default-partition guarantee x its max AM percent (a Java float).
-    am_limit = ctx.trees_by_partition[DEFAULT_PARTITION].queues[leaf].guaranteed.multiply_truncate(
-        f32(ctx.snapshot.queues[leaf].max_am_percent)
+    am_limit = (
+        ctx.trees_by_partition[DEFAULT_PARTITION]
+        .queues[leaf]
+        .guaranteed.multiply_truncate(f32(ctx.snapshot.queues[leaf].max_am_percent))
     )
     for container in skipped_am:
         if not to_obtain or ctx.calc.less_equal(ctx.cluster, skipped_am_size, am_limit):
@@ -113,4 +122,3 @@ def _preempt_from_app(
             skipped_am.append(container)
             continue
         selection.try_preempt(container, partition_of[container.node], to_obtain, conservative)
-

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.java.priority_queue import JavaPriorityQueue
-from yarnspec.impl.resources import ZERO, Resource, double_compare_key, f32, java_float_div
-from yarnspec.impl.preemption.variants import PolicyVariant, PolicyVariantName, policy_variant
 from yarnspec.impl.preemption.extras import update_extras
 from yarnspec.impl.preemption.temp_queue import PartitionTree, TempQueue
+from yarnspec.impl.preemption.variants import PolicyVariant, PolicyVariantName, policy_variant
+from yarnspec.impl.resources import ZERO, Resource, double_compare_key, f32, java_float_div
 
 #: Hadoop's ratio for a queue without guarantee: ``Integer.MAX_VALUE`` (served last).
 NO_GUARANTEE_RATIO = float(2**31 - 1)
@@ -76,7 +76,11 @@ def compute_ideal_allocation(
 
 
 def distribute(
-    parent: TempQueue, calc: ResourceCalculator, budget: Resource, mode: IdealMode, underserved: dict[str, None] | None = None
+    parent: TempQueue,
+    calc: ResourceCalculator,
+    budget: Resource,
+    mode: IdealMode,
+    underserved: dict[str, None] | None = None,
 ) -> None:
     """Share ``parent.ideal`` among its children and set their targets (A.5 steps 1-4).
 
@@ -99,7 +103,9 @@ def initial_ideal(queue: TempQueue, reference: Resource, calc: ResourceCalculato
     untouchable part of its over-use (A.5.1). Hadoop 3 caps the guarantee part componentwise by
     the use; 2.7.3 takes the whole guarantee."""
     if calc.greater(reference, queue.used, queue.guaranteed):
-        base = queue.guaranteed.component_min(queue.used) if mode.rules.initial_ideal_capped_by_use else queue.guaranteed
+        base = (
+            queue.guaranteed.component_min(queue.used) if mode.rules.initial_ideal_capped_by_use else queue.guaranteed
+        )
         return base + queue.untouchable
     return queue.used
 
@@ -317,7 +323,9 @@ def capacity_share_types(asking: Sequence[TempQueue], total: Resource) -> Capaci
     return CapacityShares(tuple(absolute), tuple(even), capacity)
 
 
-def offer(queue: TempQueue, avail: Resource, reference: Resource, calc: ResourceCalculator, mode: IdealMode) -> Resource:
+def offer(
+    queue: TempQueue, avail: Resource, reference: Resource, calc: ResourceCalculator, mode: IdealMode
+) -> Resource:
     """Offer ``avail`` to ``queue``; raise its ideal by what it accepts and return that.
 
     Hadoop 3: ``accepted = componentwiseMin(max(0, max - ideal), min(avail, used + need -

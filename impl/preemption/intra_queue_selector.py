@@ -33,14 +33,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from yarnspec.impl.cluster import Container
-from yarnspec.impl.java.hash_map import hash_map_order
-from yarnspec.impl.resources import ZERO, Resource, total
 from yarnspec.impl.java.hash_code import java_string_hash
+from yarnspec.impl.java.hash_map import hash_map_order
 from yarnspec.impl.preemption.context import RoundContext, SelectorRun
 from yarnspec.impl.preemption.fifo_intra_queue_plugin import compute_apps_ideal_allocation
 from yarnspec.impl.preemption.result import SelectorResult
 from yarnspec.impl.preemption.temp_app import TempApp, TempUser
 from yarnspec.impl.preemption.temp_queue import PartitionTree
+from yarnspec.impl.resources import ZERO, Resource, total
 
 INTRA_QUEUE = "intra-queue"
 
@@ -162,7 +162,9 @@ def _preempt_from_app(
         if taken and order.keep_user_limit:
             rolling[app.user.name] = rolling[app.user.name] - container.resource
         if taken and fair_share:
-            app.deduct_actually_to_be_preempted(ctx.calc, ctx.cluster, container.resource, or_equal=rule.deduct_inclusive)
+            app.deduct_actually_to_be_preempted(
+                ctx.calc, ctx.cluster, container.resource, or_equal=rule.deduct_inclusive
+            )
 
 
 def _user_record(records: AppRecords, leaf: str, partition: str, user: str) -> TempUser | None:

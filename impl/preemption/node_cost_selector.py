@@ -23,12 +23,12 @@ is chosen and only its containers are taken.
 from __future__ import annotations
 
 from yarnspec.impl.cluster import Application, Container
-from yarnspec.impl.resources import Resource
 from yarnspec.impl.preemption.context import RoundContext, SelectorRun
 from yarnspec.impl.preemption.ideal import IdealMode
 from yarnspec.impl.preemption.reserved_selector import Quotas, free_on_node
 from yarnspec.impl.preemption.result import SelectorResult
 from yarnspec.impl.preemption.to_obtain import obtain_map
+from yarnspec.impl.resources import Resource
 
 NODE_COST = "node-cost"
 
@@ -36,7 +36,9 @@ NODE_COST = "node-cost"
 def select_node_cost(ctx: RoundContext, now_ms: int) -> SelectorRun:
     """Run the selector (module docstring) over the round's shared selection."""
     config = ctx.config
-    mode = IdealMode(reserved=True, balance=False, variant=config.variant, capacity_shares=config.guarantee_rule.capacity_shares)
+    mode = IdealMode(
+        reserved=True, balance=False, variant=config.variant, capacity_shares=config.guarantee_rule.capacity_shares
+    )
     ctx.compute_targets(mode, tuple(ctx.selection.chosen))
     quotas: Quotas = {leaf: obtain_map(ctx.trees, leaf, ctx.calc, ctx.cluster) for leaf in ctx.leaves}
     free = _free_by_node(ctx)
@@ -58,7 +60,9 @@ def select_node_cost(ctx: RoundContext, now_ms: int) -> SelectorRun:
                 best = (cost, position, node_id)
         if best is not None:
             node_id = best[2]
-            taken = free_on_node(ctx, _youngest_first(ctx, node_id), free[node_id], app.request_size, partition, quotas, False)
+            taken = free_on_node(
+                ctx, _youngest_first(ctx, node_id), free[node_id], app.request_size, partition, quotas, False
+            )
             if taken is not None:
                 for container in taken[0]:
                     ctx.selection.choose(container)
@@ -67,7 +71,9 @@ def select_node_cost(ctx: RoundContext, now_ms: int) -> SelectorRun:
     return SelectorRun(SelectorResult(NODE_COST, config.max_wait_before_kill_ms, ctx.targets(), chosen))
 
 
-def _price(ctx: RoundContext, node_id: str, free: Resource, wanted: Resource, partition: str, quotas: Quotas) -> tuple[tuple[Container, ...], Resource] | None:
+def _price(
+    ctx: RoundContext, node_id: str, free: Resource, wanted: Resource, partition: str, quotas: Quotas
+) -> tuple[tuple[Container, ...], Resource] | None:
     """What freeing the node would take, with the quotas and the budget each container uses
     up (so a node is priced only with what could really be taken there), leaving both as
     they were."""
@@ -107,4 +113,3 @@ def _youngest_first(ctx: RoundContext, node_id: str) -> list[Container]:
     """The node's live containers, latest started first (then the newest id)."""
     running = [c for c in ctx.snapshot.containers if c.node == node_id and not c.reserved]
     return sorted(running, key=lambda c: (-c.started_ms, -c.container_id.app_id, -c.container_id.number))
-

@@ -27,27 +27,35 @@ from dataclasses import replace
 
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ClusterSnapshot, Container
-from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.config.keys import (
-    LAZY_PREEMPTION_ENABLED, PREEMPTION_PREFIX, PREEMPTION_SELECT_FOR_RESERVED, UNDERUTILIZED_PREEMPTION_ENABLED,
+    LAZY_PREEMPTION_ENABLED,
+    PREEMPTION_PREFIX,
+    PREEMPTION_SELECT_FOR_RESERVED,
+    UNDERUTILIZED_PREEMPTION_ENABLED,
 )  # fmt: skip
+from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.context import RoundContext, SelectorRun
 from yarnspec.impl.preemption.fifo_selector import select_fifo
 from yarnspec.impl.preemption.intra_queue_selector import select_intra_queue
-from yarnspec.impl.preemption.node_cost_selector import select_node_cost
 from yarnspec.impl.preemption.marks import send_events
+from yarnspec.impl.preemption.node_cost_selector import select_node_cost
 from yarnspec.impl.preemption.reserved_selector import select_reserved
-from yarnspec.impl.resources import ZERO
 from yarnspec.impl.preemption.result import PolicyState, RoundResult
+from yarnspec.impl.resources import ZERO
 
 #: Settings whose features the model does not cover, with the Hadoop key that enables each.
-UNMODELLED_SETTINGS: tuple[tuple[str, str], ...] = (("underutilized_preemption_enabled", UNDERUTILIZED_PREEMPTION_ENABLED),)
+UNMODELLED_SETTINGS: tuple[tuple[str, str], ...] = (
+    ("underutilized_preemption_enabled", UNDERUTILIZED_PREEMPTION_ENABLED),
+)
 
 #: Settings Hadoop 2.7.3 does not have; under that variant they must stay at their defaults.
 NOT_IN_HADOOP_2_7_3: tuple[tuple[str, str], ...] = (
     ("select_based_on_reserved_containers", PREEMPTION_SELECT_FOR_RESERVED),
-    ("additional_res_balance_based_on_reserved_containers", PREEMPTION_PREFIX + "additional_res_balance_based_on_reserved_containers"),
+    (
+        "additional_res_balance_based_on_reserved_containers",
+        PREEMPTION_PREFIX + "additional_res_balance_based_on_reserved_containers",
+    ),
     ("preemption_to_balance_enabled", PREEMPTION_PREFIX + "preemption-to-balance-queue-after-satisfied.enabled"),
     ("conservative_drf", PREEMPTION_PREFIX + "conservative-drf"),
     ("intra_queue_enabled", PREEMPTION_PREFIX + "intra-queue-preemption.enabled"),
@@ -85,9 +93,7 @@ def edit_schedule(
     if config.intra_queue_enabled:
         runs.append(select_intra_queue(ctx))
     kill_reserved: list[tuple[str, Container]] = [(run.result.name, c) for run in runs for c in run.kill_reserved]
-    events, new_state = send_events(
-        (run.result for run in runs), kill_reserved, state or PolicyState(), config, now_ms
-    )
+    events, new_state = send_events((run.result for run in runs), kill_reserved, state or PolicyState(), config, now_ms)
     return RoundResult(now_ms, budget, tuple(run.result for run in runs), events, new_state)
 
 
@@ -100,7 +106,8 @@ def without_killable(snapshot: ClusterSnapshot) -> ClusterSnapshot:
     if not marked:
         return snapshot
     queues = [
-        replace(q, partitions={p: replace(f, killable=ZERO) for p, f in q.partitions.items()}) for q in snapshot.queues.values()
+        replace(q, partitions={p: replace(f, killable=ZERO) for p, f in q.partitions.items()})
+        for q in snapshot.queues.values()
     ]
     containers = [replace(c, killable=False) for c in snapshot.containers]
     return ClusterSnapshot.create(

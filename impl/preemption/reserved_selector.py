@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from yarnspec.impl.cluster import Container
-from yarnspec.impl.resources import ZERO, Resource, double_compare_key
 from yarnspec.impl.preemption.container_index import ReservedNode
 from yarnspec.impl.preemption.context import RoundContext, SelectorRun
 from yarnspec.impl.preemption.ideal import IdealMode
 from yarnspec.impl.preemption.result import SelectorResult
 from yarnspec.impl.preemption.to_obtain import obtain_map
+from yarnspec.impl.resources import ZERO, Resource, double_compare_key
 
 RESERVED = "reserved"
 
@@ -37,7 +37,12 @@ def select_reserved(ctx: RoundContext) -> SelectorRun:
     """Run the selector: ideal allocation in reserved mode, the leaves' amounts to obtain as
     quotas, a read-only pass that prices every node, then the real pass in price order
     (stable: equal costs keep node order)."""
-    mode = IdealMode(reserved=True, balance=False, variant=ctx.config.variant, capacity_shares=ctx.config.guarantee_rule.capacity_shares)
+    mode = IdealMode(
+        reserved=True,
+        balance=False,
+        variant=ctx.config.variant,
+        capacity_shares=ctx.config.guarantee_rule.capacity_shares,
+    )
     ctx.compute_targets(mode, tuple(ctx.selection.chosen))
     quotas: Quotas = {leaf: obtain_map(ctx.trees, leaf, ctx.calc, ctx.cluster) for leaf in ctx.leaves}
     priced: list[tuple[float, int, ReservedNode]] = []

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import Container
-from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.preemption.variants import PolicyVariantName, policy_variant
+from yarnspec.impl.resources import ZERO, Resource
 
 
 class Selection:
     """The round's chosen containers (in choice order) and what is left of its budget."""
 
-    def __init__(self, budget: Resource, calc: ResourceCalculator, cluster: Resource, variant: PolicyVariantName) -> None:
+    def __init__(
+        self, budget: Resource, calc: ResourceCalculator, cluster: Resource, variant: PolicyVariantName
+    ) -> None:
         self.budget = budget
         self.calc = calc
         self.cluster = cluster

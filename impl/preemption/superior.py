@@ -91,12 +91,16 @@ class SuperiorState:
         return next((amount for name, amount in self.pending if name == queue), ZERO)
 
 
-def superior_round(state: SuperiorState, guard: MinimumGuard = SUPERIOR_GUARD, max_per_interval: int = -1) -> tuple[Task, ...]:
+def superior_round(
+    state: SuperiorState, guard: MinimumGuard = SUPERIOR_GUARD, max_per_interval: int = -1
+) -> tuple[Task, ...]:
     """The containers one preemption round takes (module docstring), in the order taken."""
     running = list(state.running)
     free = (state.cluster - total(t.resource for t in running)).clamp_min_zero()
     taken: list[Task] = []
-    for queue in sorted(state.queues, key=lambda q: (_load(state.used(q.name, running), state.cluster, q.share), q.name)):
+    for queue in sorted(
+        state.queues, key=lambda q: (_load(state.used(q.name, running), state.cluster, q.share), q.name)
+    ):
         pending = state.pending_of(queue.name)
         used = state.used(queue.name, running)
         need = (queue.minimum - used).clamp_min_zero().component_min(pending)
@@ -130,5 +134,7 @@ def _victim(state: SuperiorState, running: list[Task], starving: str, guard: Min
         used = state.used(queue.name, running)
         tasks = [t for t in running if t.queue == queue.name and not t.is_am]
         if tasks and not guard.protects(used, queue.minimum):
-            candidates.append((-_load(used, state.cluster, queue.share), queue.name, max(tasks, key=lambda t: t.started)))
+            candidates.append(
+                (-_load(used, state.cluster, queue.share), queue.name, max(tasks, key=lambda t: t.started))
+            )
     return min(candidates)[2] if candidates else None

@@ -33,7 +33,9 @@ class PreemptionEntity:
         """What it uses besides its application masters."""
         return self.used - self.am_used
 
-    def deduct_actually_to_be_preempted(self, calc: ResourceCalculator, reference: Resource, size: Resource, or_equal: bool = False) -> None:
+    def deduct_actually_to_be_preempted(
+        self, calc: ResourceCalculator, reference: Resource, size: Resource, or_equal: bool = False
+    ) -> None:
         """Take ``size`` off what is still to be preempted, but only if that is larger
         (``deductActuallyToBePreempted``), or at least as large with ``or_equal`` (Cloudera's
         ``TempAppPerPartition`` since COMPX-4883)."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yarnspec.impl.cluster import DEFAULT_PARTITION, ROOT, ClusterSnapshot, Partition
-from yarnspec.impl.resources import ZERO, Resource, java_float_div
 from yarnspec.impl.preemption.variants import GuaranteeRuleName, guarantee_rule
+from yarnspec.impl.resources import ZERO, Resource, java_float_div
 
 
 class TempQueue:

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import Container
-from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.ideal import IdealMode
 from yarnspec.impl.preemption.temp_queue import PartitionTree
+from yarnspec.impl.resources import ZERO, Resource
 
 
 def compute_to_obtain(

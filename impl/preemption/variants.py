@@ -105,7 +105,9 @@ class PolicyVariant:
 #: The current policy (Hadoop 3.x, semantics part A).
 HADOOP_3 = PolicyVariant("hadoop-3", "Hadoop 3.x")
 #: The policy seed 002 describes: none of the later rules.
-HADOOP_2_7_3 = replace(HADOOP_3, name="hadoop-2.7.3", releases="Hadoop 2.7.x (seed 002)", **dict.fromkeys(HADOOP_3.rules(), False))
+HADOOP_2_7_3 = replace(
+    HADOOP_3, name="hadoop-2.7.3", releases="Hadoop 2.7.x (seed 002)", **dict.fromkeys(HADOOP_3.rules(), False)
+)
 POLICY_VARIANTS: Mapping[str, PolicyVariant] = MappingProxyType({v.name: v for v in (HADOOP_3, HADOOP_2_7_3)})
 
 
@@ -131,9 +133,14 @@ class GuaranteeRule:
 
 
 EFFECTIVE = GuaranteeRule("effective", "any release, guarantees as the snapshot states them", False, False)
-TINY_QUEUE = GuaranteeRule("tiny-queue", "Hadoop 3.0-3.3.x, percentage-configured queues (YARN-11073 present)", True, False)
+TINY_QUEUE = GuaranteeRule(
+    "tiny-queue", "Hadoop 3.0-3.3.x, percentage-configured queues (YARN-11073 present)", True, False
+)
 YARN_11073 = GuaranteeRule("yarn-11073", "Hadoop 3.4.x, percentage-configured queues (YARN-11073 fixed)", True, True)
-GUARANTEE_RULE_RECORDS: Mapping[str, GuaranteeRule] = MappingProxyType({r.name: r for r in (EFFECTIVE, TINY_QUEUE, YARN_11073)})
+GUARANTEE_RULE_RECORDS: Mapping[str, GuaranteeRule] = MappingProxyType(
+    {r.name: r for r in (EFFECTIVE, TINY_QUEUE, YARN_11073)}
+)
+
 
 def policy_variant(name: str) -> PolicyVariant:
     """The rules of the policy variant ``name`` (:class:`NotModelled` for an unknown name)."""

@@ -27,11 +27,11 @@ preemption does not count against the attempt limit, which the model does not bo
 from __future__ import annotations
 
 from yarnspec.impl.resources import ZERO
-from yarnspec.impl.scheduler.bookkeeping.accounting import Edit, with_phase, with_state
 from yarnspec.impl.scheduler.allocation.limits import may_activate
-from yarnspec.impl.scheduler.state import NONE, AppPhase, ContainerState, NodeState, SchedulerState
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit, with_phase, with_state
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.inputs.settings import time_horizon
+from yarnspec.impl.scheduler.state import NONE, AppPhase, ContainerState, NodeState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 
 # -- the clock ------------------------------------------------------------------------------
@@ -185,4 +185,3 @@ def activate(edit: Edit, leaf: int) -> None:
             edit.apps[index] = with_phase(edit.app(index), AppPhase.ACTIVE)
             edit.change_am_used(index, 1)
             view = None
-

@@ -211,9 +211,7 @@ def empty_usage(world: World) -> Usage:
 def initial_state(world: World) -> SchedulerState:
     """The state before anything happens: the initially live nodes empty, no application
     submitted, the clock at 0."""
-    nodes = tuple(
-        NodeState(spec.live, ZERO, spec.capacity if spec.live else ZERO) for spec in world.nodes
-    )
+    nodes = tuple(NodeState(spec.live, ZERO, spec.capacity if spec.live else ZERO) for spec in world.nodes)
     return SchedulerState(
         clock=0,
         next_container=0,

@@ -262,12 +262,16 @@ def _partitions(partitions: Sequence[PartitionSpec], conf: SchedulerConfiguratio
         raise InputError(WORLD, "partitions", "the default partition '' is missing")
     for label, key in conf.queues.label_references.items():
         if label not in seen:
-            raise InputError(WORLD, key, f"label {label!r} is not one of the world's partitions ({', '.join(sorted(seen))})")
+            raise InputError(
+                WORLD, key, f"label {label!r} is not one of the world's partitions ({', '.join(sorted(seen))})"
+            )
     # The default partition first, so index 0 is always "".
     return tuple(sorted(partitions, key=lambda p: p.name != ""))
 
 
-def _nodes(nodes: Sequence[NodeSpec], partition_index: Mapping[str, int]) -> tuple[tuple[NodeSpec, ...], tuple[str, ...]]:
+def _nodes(
+    nodes: Sequence[NodeSpec], partition_index: Mapping[str, int]
+) -> tuple[tuple[NodeSpec, ...], tuple[str, ...]]:
     if not nodes:
         raise InputError(WORLD, "nodes", "a world needs at least one node slot")
     names: set[str] = set()
@@ -303,10 +307,14 @@ def _queues(conf: SchedulerConfiguration, partition_index: Mapping[str, int]) ->
         parent = index[q.parent] if q.parent is not None else -1
         parent_policy = conf.queues[q.parent].ordering_policy if q.parent is not None else "utilization"
         if q.auto_create_children:
-            raise InputError(q.path, f"{CAPACITY_PREFIX}{q.path}.auto-create-child-queue.enabled", "dynamic queues are not modelled")
+            raise InputError(
+                q.path, f"{CAPACITY_PREFIX}{q.path}.auto-create-child-queue.enabled", "dynamic queues are not modelled"
+            )
         if q.leaf and q.ordering_policy not in APP_ORDERING_POLICIES:
             raise InputError(
-                q.path, f"{CAPACITY_PREFIX}{q.path}.ordering-policy", f"ordering policy {q.ordering_policy!r} is not modelled (modelled: fifo, fair)"
+                q.path,
+                f"{CAPACITY_PREFIX}{q.path}.ordering-policy",
+                f"ordering policy {q.ordering_policy!r} is not modelled (modelled: fifo, fair)",
             )
         accessible = frozenset(i for name, i in partition_index.items() if q.can_access(name))
         result.append(
@@ -353,7 +361,9 @@ def _app(
     for j, spec in enumerate(app.requests):
         where = f"{place}.requests[{j}]"
         if isinstance(spec.priority, bool) or not isinstance(spec.priority, int) or spec.priority < 1:
-            raise InputError(WORLD, f"{where}.priority", f"expected a whole number >= 1 (0 is the AM's), found {spec.priority!r}")
+            raise InputError(
+                WORLD, f"{where}.priority", f"expected a whole number >= 1 (0 is the AM's), found {spec.priority!r}"
+            )
         _check_request_size(f"{where}.capability", spec.capability, settings, calc)
         label = info.config.default_label_expression if spec.label is None else spec.label
         if label not in partition_index:
@@ -363,11 +373,15 @@ def _app(
         earlier = by_priority.setdefault(spec.priority, spec)
         if earlier.capability != spec.capability or (earlier.label or "") != (spec.label or ""):
             raise InputError(
-                WORLD, where, f"priority {spec.priority} is one scheduler key: every request at it needs the same capability and label"
+                WORLD,
+                where,
+                f"priority {spec.priority} is one scheduler key: every request at it needs the same capability and label",
             )
         kind, target = _locality(where, spec.locality, nodes, racks)
         key = keys.index(spec.priority)
-        compiled.append(Request(spec.priority, key, spec.capability, kind, target, spec.relax, partition_index[label], False))
+        compiled.append(
+            Request(spec.priority, key, spec.capability, kind, target, spec.relax, partition_index[label], False)
+        )
     return AppInfo(app.name, queue, user, app.priority, info.default_partition, tuple(compiled), tuple(keys))
 
 
@@ -379,7 +393,9 @@ def _check_request_size(place: str, capability: Resource, settings: Settings, ca
         raise InputError(WORLD, place, f"{capability} is above the maximum allocation {settings.maximum_allocation}")
     step = settings.minimum_allocation
     if step.memory and capability.memory % step.memory:
-        raise InputError(WORLD, place, f"memory {capability.memory} is not a multiple of the minimum allocation {step.memory}")
+        raise InputError(
+            WORLD, place, f"memory {capability.memory} is not a multiple of the minimum allocation {step.memory}"
+        )
 
 
 def _leaf(place: str, name: str, queues: Sequence[QueueInfo]) -> int:

@@ -29,11 +29,22 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from yarnspec.impl.errors import InputError
-
 from yarnspec.impl.spark.hints import PlacementHints
-from yarnspec.impl.spark.placement import ContainerLocalityPreferences, ExecutorsForTasks, PlacementInput, locality_of_requested_containers
+from yarnspec.impl.spark.placement import (
+    ContainerLocalityPreferences,
+    ExecutorsForTasks,
+    PlacementInput,
+    locality_of_requested_containers,
+)
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.resource_manager import ANY_HOST, AmRmClient, Capability, AllocatedContainer, ContainerRequest, ContainerStatus
+from yarnspec.impl.spark.resource_manager import (
+    ANY_HOST,
+    AllocatedContainer,
+    AmRmClient,
+    Capability,
+    ContainerRequest,
+    ContainerStatus,
+)
 
 _SOURCE = "<allocator>"
 
@@ -50,18 +61,20 @@ KILLED_BY_RESOURCEMANAGER = -106
 KILLED_AFTER_APP_COMPLETION = -107
 
 #: Every named exit status, by name.
-EXIT_STATUS_NAMES: Mapping[str, int] = MappingProxyType({
-    "SUCCESS": SUCCESS,
-    "INVALID": INVALID,
-    "ABORTED": ABORTED,
-    "DISKS_FAILED": DISKS_FAILED,
-    "PREEMPTED": PREEMPTED,
-    "KILLED_EXCEEDED_VMEM": KILLED_EXCEEDED_VMEM,
-    "KILLED_EXCEEDED_PMEM": KILLED_EXCEEDED_PMEM,
-    "KILLED_BY_APPMASTER": KILLED_BY_APPMASTER,
-    "KILLED_BY_RESOURCEMANAGER": KILLED_BY_RESOURCEMANAGER,
-    "KILLED_AFTER_APP_COMPLETION": KILLED_AFTER_APP_COMPLETION,
-})
+EXIT_STATUS_NAMES: Mapping[str, int] = MappingProxyType(
+    {
+        "SUCCESS": SUCCESS,
+        "INVALID": INVALID,
+        "ABORTED": ABORTED,
+        "DISKS_FAILED": DISKS_FAILED,
+        "PREEMPTED": PREEMPTED,
+        "KILLED_EXCEEDED_VMEM": KILLED_EXCEEDED_VMEM,
+        "KILLED_EXCEEDED_PMEM": KILLED_EXCEEDED_PMEM,
+        "KILLED_BY_APPMASTER": KILLED_BY_APPMASTER,
+        "KILLED_BY_RESOURCEMANAGER": KILLED_BY_RESOURCEMANAGER,
+        "KILLED_AFTER_APP_COMPLETION": KILLED_AFTER_APP_COMPLETION,
+    }
+)
 
 #: Exits that are YARN's or the node's business, not the application's (SPARK-26269).
 NOT_APP_AND_SYSTEM_FAULT_EXIT_STATUS = frozenset(
@@ -519,7 +532,9 @@ class YarnAllocator:
     def _add_requests(self, client: AmRmClient, prefs: Iterable[ContainerLocalityPreferences]) -> AmRmClient:
         capability = self.config.request_capability
         for pref in prefs:
-            client = client.add_request(capability, pref.nodes, pref.racks, self.config.priority, self.config.node_label)
+            client = client.add_request(
+                capability, pref.nodes, pref.racks, self.config.priority, self.config.node_label
+            )
         return client
 
     # --- 4.5 -------------------------------------------------------------------------------------
@@ -537,7 +552,9 @@ class YarnAllocator:
         seen: set[str] = set()
         for index, container in enumerate(containers):
             cid = container.container_id
-            _require(cid not in known and cid not in seen, f"containers[{index}]", f"container {cid!r} was already allocated")
+            _require(
+                cid not in known and cid not in seen, f"containers[{index}]", f"container {cid!r} was already allocated"
+            )
             seen.add(cid)
         client = self.client
         accepted: list[AllocatedContainer] = []
@@ -548,8 +565,10 @@ class YarnAllocator:
             left: list[AllocatedContainer] = []
             for container in remaining:
                 location = location_of(container)
-                matches = () if location is None else client.matching_requests(
-                    container.priority, location, self._match_capability(container)
+                matches = (
+                    ()
+                    if location is None
+                    else client.matching_requests(container.priority, location, self._match_capability(container))
                 )
                 if matches:
                     client = client.remove_request(matches[0])
@@ -607,7 +626,9 @@ class YarnAllocator:
         """
         launch = next((item for item in self.launches if item.container_id == container_id), None)
         if launch is None:
-            raise InputError(_SOURCE, f"container {container_id}", "no executor launch is in progress in this container")
+            raise InputError(
+                _SOURCE, f"container {container_id}", "no executor launch is in progress in this container"
+            )
         state = replace(
             self,
             launches=tuple(item for item in self.launches if item is not launch),
@@ -747,7 +768,11 @@ class YarnAllocator:
         self, allocated: Sequence[AllocatedContainer] = (), completed: Sequence[ContainerStatus] = ()
     ) -> YarnAllocator:
         """``allocateResources``: update the requests, then take YARN's answer."""
-        return self.update_resource_requests().handle_allocated_containers(allocated).process_completed_containers(completed)
+        return (
+            self.update_resource_requests()
+            .handle_allocated_containers(allocated)
+            .process_completed_containers(completed)
+        )
 
 
 def _replace_executor(executors: tuple[Executor, ...], new: Executor) -> tuple[Executor, ...]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from yarnspec.impl.errors import InputError
 
@@ -109,7 +109,7 @@ class HDFSCacheTaskLocation:
         return f"{HDFS_CACHE_TAG}{self.host}"
 
 
-TaskLocation = Union[HostTaskLocation, ExecutorCacheTaskLocation, HDFSCacheTaskLocation]
+TaskLocation = HostTaskLocation | ExecutorCacheTaskLocation | HDFSCacheTaskLocation
 
 
 def _need_name(value: str, what: str, text: str, place: str) -> str:

@@ -27,7 +27,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from yarnspec.impl.errors import InputError
-
 from yarnspec.impl.spark.racks import RackResolver
 
 _SOURCE = "<placement input>"
@@ -85,13 +84,20 @@ class PlacementInput:
     executors_rule: ExecutorsForTasks = ExecutorsForTasks.TASKS_PER_EXECUTOR
 
     def __post_init__(self) -> None:
-        _require(0 <= self.num_containers <= MAX_CONTAINERS, "num_containers", f"must be 0..{MAX_CONTAINERS:,} (the model's limit)")
-        _require(0 <= self.num_locality_aware_tasks <= SCALA_INT_MAX, "num_locality_aware_tasks", "must be >= 0 (a Scala Int)")
+        _require(
+            0 <= self.num_containers <= MAX_CONTAINERS,
+            "num_containers",
+            f"must be 0..{MAX_CONTAINERS:,} (the model's limit)",
+        )
+        _require(
+            0 <= self.num_locality_aware_tasks <= SCALA_INT_MAX,
+            "num_locality_aware_tasks",
+            "must be >= 0 (a Scala Int)",
+        )
         _require(1 <= self.executor_cores <= SCALA_INT_MAX, "executor_cores", "must be >= 1 (a Scala Int)")
         _require(1 <= self.task_cpus <= SCALA_INT_MAX, "task_cpus", "must be >= 1 (a Scala Int)")
         _require(
-            self.executors_rule is not ExecutorsForTasks.TASKS_PER_EXECUTOR
-            or self.executor_cores >= self.task_cpus,
+            self.executors_rule is not ExecutorsForTasks.TASKS_PER_EXECUTOR or self.executor_cores >= self.task_cpus,
             "executor_cores",
             f"an executor of {self.executor_cores} cores cannot run a task of {self.task_cpus} cpus",
         )
@@ -100,7 +106,9 @@ class PlacementInput:
         for host, count in self.host_to_local_task_count:
             _require(0 <= count <= SCALA_INT_MAX, f"host_to_local_task_count[{host}]", "must be >= 0 (a Scala Int)")
         for host, count in self.allocated_host_to_container_count:
-            _require(0 <= count <= SCALA_INT_MAX, f"allocated_host_to_container_count[{host}]", "must be >= 0 (a Scala Int)")
+            _require(
+                0 <= count <= SCALA_INT_MAX, f"allocated_host_to_container_count[{host}]", "must be >= 0 (a Scala Int)"
+            )
         for index, nodes in enumerate(self.locality_matched_pending):
             _require(len(nodes) > 0, f"locality_matched_pending[{index}]", "a matched request names at least one node")
 
@@ -149,9 +157,7 @@ class PlacementPlan:
     preferences: tuple[ContainerLocalityPreferences, ...]
 
 
-def executors_for_aware_tasks(
-    num_tasks: int, executor_cores: int, task_cpus: int, rule: ExecutorsForTasks
-) -> int:
+def executors_for_aware_tasks(num_tasks: int, executor_cores: int, task_cpus: int, rule: ExecutorsForTasks) -> int:
     """Step 1: executors the locality-aware tasks need (``numExecutorsPending``), semantics 3.2."""
     if rule is ExecutorsForTasks.CORES_CEILING:
         return (num_tasks * task_cpus + executor_cores - 1) // executor_cores

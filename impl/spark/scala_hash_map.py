@@ -44,6 +44,7 @@ V = TypeVar("V")
 DEFAULT_INITIAL_CAPACITY = 16
 DEFAULT_LOAD_FACTOR = 0.75
 
+
 def scala_hash(key: object) -> int:
     """Scala's ``key.##`` for the key types Spark uses here: strings (executor ids, hosts,
     racks), ``Int`` task indices and ``Long`` task ids (``Statics.longHash``: the value when it
@@ -94,7 +95,9 @@ class HashTable213(Generic[K]):
     """Scala 2.13's table (``mutable.HashMap`` and ``mutable.HashSet`` share it): each key's
     improved hash and insertion stamp, the table length, and the iteration order."""
 
-    def __init__(self, initial_capacity: int = DEFAULT_INITIAL_CAPACITY, load_factor: float = DEFAULT_LOAD_FACTOR) -> None:
+    def __init__(
+        self, initial_capacity: int = DEFAULT_INITIAL_CAPACITY, load_factor: float = DEFAULT_LOAD_FACTOR
+    ) -> None:
         self.load_factor = load_factor
         self.length = table_size_for(initial_capacity)
         self.entries: dict[K, tuple[int, int]] = {}

@@ -25,7 +25,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from yarnspec.impl.errors import InputError
-
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf
@@ -111,7 +110,9 @@ class ExecutorRegistry:
     TaskSetManagerSuite: a host named by a decommission notice has no live executors.
     """
 
-    def __init__(self, racks: RackResolver, decommission_aware: bool = True, host_decommission_hides_host: bool = False):
+    def __init__(
+        self, racks: RackResolver, decommission_aware: bool = True, host_decommission_hides_host: bool = False
+    ):
         self.racks = racks
         self.decommission_aware = decommission_aware
         self.host_decommission_hides_host = host_decommission_hides_host
@@ -372,7 +373,9 @@ class TaskSchedulerImpl:
     def _ordered(self, offers: list[WorkerOffer], order: Sequence[int] | None) -> list[WorkerOffer]:
         if order is not None:
             if sorted(order) != list(range(len(offers))):
-                raise InputError("<resource_offers>", "order", f"{list(order)} is not a permutation of 0..{len(offers) - 1}")
+                raise InputError(
+                    "<resource_offers>", "order", f"{list(order)} is not a permutation of 0..{len(offers) - 1}"
+                )
             return [offers[i] for i in order]
         if self.shuffle_offers:
             shuffled = list(offers)
@@ -430,7 +433,9 @@ class TaskSchedulerImpl:
         barrier_slot: dict[int, int] = {}
         for level in manager.levels:
             while True:
-                launched_here, rejected, level_best = self._one_pass(manager, level, offers, cpus, per_offer, barrier_slot, now)
+                launched_here, rejected, level_best = self._one_pass(
+                    manager, level, offers, cpus, per_offer, barrier_slot, now
+                )
                 no_rejects &= not rejected
                 if not launched_here:
                     break
@@ -521,4 +526,3 @@ class TaskSchedulerImpl:
         for held in manager.revert_barrier_tasks():
             cpus[barrier_slot[held.index]] += self.conf.task_cpus
         return True
-

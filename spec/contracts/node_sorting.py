@@ -9,9 +9,7 @@ partition for the asynchronous multi-node placement.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypedDict, runtime_checkable
-
-from typing_extensions import NotRequired
+from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import FieldRule, compare_fields
@@ -82,5 +80,7 @@ def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
         allocated = [(nodes[n]["allocated_memory"], nodes[n]["allocated_vcores"]) for n in order]
         for before, (node, after) in zip(allocated, zip(order[1:], allocated[1:])):
             if after < before:
-                violations.append(f"call {index}: {node} (allocated {list(after)}) comes after a node with more allocated ({list(before)})")
+                violations.append(
+                    f"call {index}: {node} (allocated {list(after)}) comes after a node with more allocated ({list(before)})"
+                )
     return violations

@@ -20,7 +20,6 @@ __all__ = [
     "OP",
     "MARK",
     "KILLABLE",
-    "OBSERVE_ONLY_KEY",
     "RoundSetup",
     "PreemptionEventJson",
     "RoundAnswer",

@@ -7,8 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.errors import InputError
-
-from yarnspec.spec.contracts import candidate_selector, node_sorting, preemption_round, scheduler, spark_dispatch, spark_placement
+from yarnspec.spec.contracts import (
+    candidate_selector,
+    node_sorting,
+    preemption_round,
+    scheduler,
+    spark_dispatch,
+    spark_placement,
+)
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import FieldRule
 
@@ -110,4 +116,6 @@ def contract_named(name: str) -> Contract:
     try:
         return CONTRACTS[name]
     except KeyError:
-        raise InputError("<command line>", "CONTRACT", f"unknown contract {name!r} (known: {', '.join(CONTRACTS)})") from None
+        raise InputError(
+            "<command line>", "CONTRACT", f"unknown contract {name!r} (known: {', '.join(CONTRACTS)})"
+        ) from None

@@ -164,9 +164,13 @@ def _compare_stage(stage: Any, ours: list[dict[str, Any]], theirs: list[dict[str
         return compare_fields(ours[0], theirs[0], TASK_SET_RULES, place)
     unmatched = list(ours)
     for state in theirs:
-        partner = next((i for i, mine in enumerate(unmatched) if not compare_fields(mine, state, TASK_SET_RULES, place)), None)
+        partner = next(
+            (i for i, mine in enumerate(unmatched) if not compare_fields(mine, state, TASK_SET_RULES, place)), None
+        )
         if partner is None:
-            return [f"{place}: the implementation's set {json.dumps(state, sort_keys=True)} matches none of the reference's {json.dumps(unmatched, sort_keys=True)}"]
+            return [
+                f"{place}: the implementation's set {json.dumps(state, sort_keys=True)} matches none of the reference's {json.dumps(unmatched, sort_keys=True)}"
+            ]
         del unmatched[partner]
     return []
 
@@ -190,18 +194,28 @@ def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
             last_id = max(last_id, task["task_id"])
             launched_ids.add(task["task_id"])
             if hosts.get(task["executor_id"], task["host"]) != task["host"]:
-                violations.append(f"{where}: runs on {task['host']} but executor {task['executor_id']} is on {hosts[task['executor_id']]}")
+                violations.append(
+                    f"{where}: runs on {task['host']} but executor {task['executor_id']} is on {hosts[task['executor_id']]}"
+                )
             # a stage may have several sets (one a zombie): a rule is broken only when it is
             # broken whichever of them launched the task (the order of task_sets is not observable)
             before = previous.get(task["stage"], [])
             if before and all(state.get("zombie") for state in before):
                 violations.append(f"{where}: launched by zombie task set {task['stage']}")
-            if not task["speculative"] and before and all(task["index"] in state.get("successful_indices", []) for state in before):
-                violations.append(f"{where}: index {task['index']} already succeeded and is relaunched non-speculatively")
+            if (
+                not task["speculative"]
+                and before
+                and all(task["index"] in state.get("successful_indices", []) for state in before)
+            ):
+                violations.append(
+                    f"{where}: index {task['index']} already succeeded and is relaunched non-speculatively"
+                )
         for state in answer.output.get("task_sets", []):
             unknown = set(state.get("running_task_ids", [])) - launched_ids
             if unknown:
-                violations.append(f"step {index} ({call.op}): {state.get('stage')} runs ids never launched: {sorted(unknown)}")
+                violations.append(
+                    f"step {index} ({call.op}): {state.get('stage')} runs ids never launched: {sorted(unknown)}"
+                )
         if "task_sets" in answer.output:
             previous = _by_stage(answer.output["task_sets"])
     return violations

@@ -12,10 +12,9 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from yarnspec.impl.spark.placement import ContainerLocalityPreferences, PlacementInput
 from yarnspec.impl.spark.racks import RackResolver
-
-from yarnspec.spec.spark.allocator import placement_output_valid
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import Comparison, FieldRule, compare_fields, in_declared_form, rule_named
+from yarnspec.spec.spark.allocator import placement_output_valid
 
 __all__ = [
     "OP",
@@ -147,7 +146,9 @@ def invariants(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
     return violations
 
 
-def _racks_of(inp: PlacementInput, nodes: list[str] | None, given: list[str] | None, omitted: bool) -> tuple[str, ...] | None:
+def _racks_of(
+    inp: PlacementInput, nodes: list[str] | None, given: list[str] | None, omitted: bool
+) -> tuple[str, ...] | None:
     """The racks to check: the implementation's own, or (when it leaves racks out) the ones its
     nodes imply, so the rack rule is not held against an answer that never gave racks. Racks
     are observable as a set (:data:`RULES`): the implementation's racks in another order than
@@ -156,4 +157,6 @@ def _racks_of(inp: PlacementInput, nodes: list[str] | None, given: list[str] | N
     if omitted or given is None or implied is None:
         return implied if omitted else None if given is None else tuple(given)
     form = rule_named(RULES, "racks").comparison
-    return tuple(in_declared_form(list(implied), list(given), Comparison.AS_SET if form is Comparison.EACH_AS_SET else form))
+    return tuple(
+        in_declared_form(list(implied), list(given), Comparison.AS_SET if form is Comparison.EACH_AS_SET else form)
+    )

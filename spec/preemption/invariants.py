@@ -24,11 +24,10 @@ from types import MappingProxyType
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ROOT, ClusterSnapshot, Container, ContainerId
 from yarnspec.impl.preemption.config import PreemptionConfig
-from yarnspec.impl.preemption.variants import HADOOP_3
-from yarnspec.impl.preemption.result import EventType, PolicyState, RoundResult, SelectorResult
 from yarnspec.impl.preemption.intra_queue_selector import INTRA_QUEUE
+from yarnspec.impl.preemption.result import EventType, PolicyState, RoundResult, SelectorResult
+from yarnspec.impl.preemption.variants import HADOOP_3
 from yarnspec.impl.resources import ZERO, Resource, f32, total
-
 from yarnspec.spec.property import Property
 
 
@@ -177,9 +176,7 @@ def selected_once(rnd: Round) -> list[Violation]:
         for container in selector.selected:
             cid = container.container_id
             if cid in seen:
-                found.append(
-                    Violation("selected_once", f"{cid} selected by {seen[cid]} and again by {selector.name}")
-                )
+                found.append(Violation("selected_once", f"{cid} selected by {seen[cid]} and again by {selector.name}"))
             else:
                 seen[cid] = selector.name
     return found
@@ -239,9 +236,7 @@ def disabled_queue_untouched(rnd: Round) -> list[Violation]:
     for event in rnd.result.events:
         queue = leaf_of(snapshot, event.container)
         if snapshot.queues[queue].preemption_disabled:
-            found.append(
-                Violation(name, f"{event.kind.value} for {event.container_id} of non-preemptable {queue}")
-            )
+            found.append(Violation(name, f"{event.kind.value} for {event.container_id} of non-preemptable {queue}"))
     return found
 
 
@@ -334,7 +329,9 @@ def _untouchable_extras(snapshot: ClusterSnapshot, partition: str, rnd: Round) -
     return untouchable
 
 
-def _initial_ideal(used: Resource, guaranteed: Resource, untouchable: Resource, reference: Resource, rnd: Round) -> Resource:
+def _initial_ideal(
+    used: Resource, guaranteed: Resource, untouchable: Resource, reference: Resource, rnd: Round
+) -> Resource:
     """A child's ideal before the fixpoint hands out anything (semantics A.5.1; 2.7.3 starts an
     over-using queue at its whole guarantee, seed 002)."""
     if rnd.calculator.greater(reference, used, guaranteed):
@@ -436,7 +433,10 @@ def ideal_within_parent(rnd: Round) -> list[Violation]:
             root_ideal = _ideal(selector, ROOT, partition)
             if root_ideal is not None and not _same(root_ideal, root_guaranteed):
                 found.append(
-                    Violation(name, f"{selector.name}: root's ideal in {partition!r} is {root_ideal}, not its guaranteed {root_guaranteed}")
+                    Violation(
+                        name,
+                        f"{selector.name}: root's ideal in {partition!r} is {root_ideal}, not its guaranteed {root_guaranteed}",
+                    )
                 )
             for level in _levels(rnd, selector, partition, untouchable):
                 where = f"{selector.name}: children of {level.parent} in {partition!r}"
@@ -622,7 +622,9 @@ def observe_only_silent(rnd: Round) -> list[Violation]:
     if not rnd.config.observe_only:
         return []
     name = "observe_only_silent"
-    found = [Violation(name, f"{e.kind.value} for {e.container_id} sent in observe-only mode") for e in rnd.result.events]
+    found = [
+        Violation(name, f"{e.kind.value} for {e.container_id} sent in observe-only mode") for e in rnd.result.events
+    ]
     if dict(rnd.result.state.marks) != dict(rnd.prior.marks):
         found.append(Violation(name, "the marks changed in observe-only mode"))
     return found
@@ -645,7 +647,12 @@ _ALL: Sequence[RoundProperty] = (
         "semantics A.6-A.9; seed 000, seed 002",
         guarantee_floor,
     ),
-    RoundProperty("selected_once", "no container is selected twice, within or across selectors", "semantics A.3, A.8", selected_once),
+    RoundProperty(
+        "selected_once",
+        "no container is selected twice, within or across selectors",
+        "semantics A.3, A.8",
+        selected_once,
+    ),
     RoundProperty(
         "selection_is_real",
         "only snapshot containers of leaf queues, never already-killable ones, are selected",

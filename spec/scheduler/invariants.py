@@ -39,9 +39,8 @@ from yarnspec.impl.scheduler.actions.commit import COMMIT
 from yarnspec.impl.scheduler.actions.environment import ADD_NODE, FINISH_APP, LOSE_NODE, SUBMIT
 from yarnspec.impl.scheduler.actions.heartbeat import HEARTBEAT
 from yarnspec.impl.scheduler.actions.monitor import MONITOR as MONITOR_KIND
-from yarnspec.impl.scheduler.state import NONE, AppPhase, TrackedContainer, ContainerState, SchedulerState, Usage
+from yarnspec.impl.scheduler.state import NONE, AppPhase, ContainerState, SchedulerState, TrackedContainer, Usage
 from yarnspec.impl.scheduler.world import World
-
 from yarnspec.spec.property import Property, docstring_parts
 from yarnspec.spec.scheduler.reference_limits import ReferenceLimits, am_limit
 from yarnspec.spec.scheduler.sums import Sums, SumTable
@@ -296,12 +295,22 @@ def user_is_sum_of_apps(step: SchedulerStep) -> str | None:
     return None
 
 
-def _apps_mismatch(usage: Usage, owner: int, p: int, used: SumTable, reserved: SumTable, pending: SumTable) -> str | None:
+def _apps_mismatch(
+    usage: Usage, owner: int, p: int, used: SumTable, reserved: SumTable, pending: SumTable
+) -> str | None:
     """The first of used (reservations included), reserved and pending in partition ``p``
     that differs from the owner's applications' sum, described; None when all agree."""
-    if used.matches(owner, p, usage.used[p]) and reserved.matches(owner, p, usage.reserved[p]) and pending.matches(owner, p, usage.pending[p]):
+    if (
+        used.matches(owner, p, usage.used[p])
+        and reserved.matches(owner, p, usage.reserved[p])
+        and pending.matches(owner, p, usage.pending[p])
+    ):
         return None
-    figures = (("used", usage.used[p], used), ("reserved", usage.reserved[p], reserved), ("pending", usage.pending[p], pending))
+    figures = (
+        ("used", usage.used[p], used),
+        ("reserved", usage.reserved[p], reserved),
+        ("pending", usage.pending[p], pending),
+    )
     for what, stored, table in figures:
         if not table.matches(owner, p, stored):
             return f"{what} {stored} but its applications sum to {table.total(owner, p)}"
@@ -318,7 +327,7 @@ def am_used_is_sum_of_active_ams(step: SchedulerStep) -> str | None:
             if not sums.queue_am.matches(index, p, state.queues[index].am_used[p]):
                 expected = sums.queue_am.total(index, p)
                 return f"{queue.path} [{_partition_name(world, p)}]: AM used {state.queues[index].am_used[p]} but its active AMs sum to {expected}"
-    for index, (leaf, name) in enumerate(world.users):
+    for index, (_leaf, name) in enumerate(world.users):
         for p in range(len(world.partitions)):
             if not sums.user_am.matches(index, p, state.users[index].am_used[p]):
                 expected = sums.user_am.total(index, p)
@@ -362,7 +371,11 @@ def pending_is_sum_of_asks(step: SchedulerStep) -> str | None:
         if min(app.asks, default=0) < 0:
             return f"{info.name}: negative outstanding count in {app.asks}"
         for p in range(len(world.partitions)):
-            asked = [tuple(v * count for v in r.capability.values) for r, count in zip(info.requests, app.asks) if r.partition == p]
+            asked = [
+                tuple(v * count for v in r.capability.values)
+                for r, count in zip(info.requests, app.asks)
+                if r.partition == p
+            ]
             if app.pending[p].values != _total_values(asked):
                 expected = _sum(Resource(values) for values in asked)
                 return f"{info.name} [{_partition_name(world, p)}]: pending {app.pending[p]} but its requests sum to {expected}"
@@ -376,13 +389,13 @@ def no_negative_usage(step: SchedulerStep) -> str | None:
     world, state = step.world, step.after
     if not _some_negative(state):
         return _negative_free(world, state)
-    for kind, items in (("queue", state.queues), ("user", state.users)):
+    for owner, items in (("queue", state.queues), ("user", state.users)):
         for index, usage in enumerate(items):
             for what in ("used", "reserved", "pending", "am_used"):
                 for p, r in enumerate(getattr(usage, what)):
                     if _negative(r):
-                        name = world.queues[index].path if kind == "queue" else _user_name(world, index)
-                        return f"{kind} {name} [{_partition_name(world, p)}]: negative {what} {r}"
+                        name = world.queues[index].path if owner == "queue" else _user_name(world, index)
+                        return f"{owner} {name} [{_partition_name(world, p)}]: negative {what} {r}"
     for index, app in enumerate(state.apps):
         if app is None:
             continue
@@ -404,7 +417,9 @@ def _some_negative(state: SchedulerState) -> bool:
 def _negative_free(world: World, state: SchedulerState) -> str | None:
     """A node whose free resource is negative in a resource the calculator counts, described."""
     for index, node in enumerate(state.nodes):
-        if world.calculator.any_major_nonpositive(node.free) and world.calculator.less(node.free + node.used, node.free, ZERO):
+        if world.calculator.any_major_nonpositive(node.free) and world.calculator.less(
+            node.free + node.used, node.free, ZERO
+        ):
             return f"{world.nodes[index].name}: negative free {node.free}"
     return None
 
@@ -512,7 +527,11 @@ def cluster_conservation(step: SchedulerStep) -> str | None:
 
 def _released_reservations(before: SchedulerState, after: SchedulerState, app: int) -> Resource:
     now = {c.cid for c in after.containers}
-    return _sum(c.resource for c in before.containers if c.app == app and c.state == ContainerState.RESERVED and c.cid not in now)
+    return _sum(
+        c.resource
+        for c in before.containers
+        if c.app == app and c.state == ContainerState.RESERVED and c.cid not in now
+    )
 
 
 def allocation_within_queue_max(step: SchedulerStep) -> str | None:
@@ -600,7 +619,9 @@ def kill_only_after_wait(step: SchedulerStep) -> str | None:
         if not c.live or c.cid in remaining:
             continue
         app_after = after.apps[c.app]
-        attempt_failed = not c.is_am and app_after is not None and app_after.am_container != before.apps[c.app].am_container  # type: ignore[union-attr]
+        attempt_failed = (
+            not c.is_am and app_after is not None and app_after.am_container != before.apps[c.app].am_container  # type: ignore[union-attr]
+        )
         if attempt_failed:
             continue  # killed with its application's AM, not by the policy
         marked = marks.get(c.cid)
@@ -677,4 +698,8 @@ def check_step(world: World, before: SchedulerState, action: Action, after: Sche
     can break)."""
     step = SchedulerStep(world, after, before, action)
     kind_of = kind(action)
-    return [(i.name, message) for i in STEP_INVARIANTS if kind_of in i.broken_by and (message := i.predicate(step)) is not None]
+    return [
+        (i.name, message)
+        for i in STEP_INVARIANTS
+        if kind_of in i.broken_by and (message := i.predicate(step)) is not None
+    ]

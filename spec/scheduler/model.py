@@ -22,15 +22,31 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.actions import KINDS, Action, action_class, describe_proposal, enabled, kind, label, start, steps
+from yarnspec.impl.scheduler.actions import (
+    KINDS,
+    Action,
+    action_class,
+    describe_proposal,
+    enabled,
+    kind,
+    label,
+    start,
+    steps,
+)
 from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form, placement_slots, renumber_containers
 from yarnspec.impl.scheduler.bookkeeping.memo import Memo
-from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.inputs.variants import CommitCheck, HeadroomRule
+from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.property_catalogue import ProgressProperty, PropertyCatalogue
-from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, SchedulerInvariant, SchedulerStep, StatePremise
+from yarnspec.spec.scheduler.invariants import (
+    STATE_INVARIANTS,
+    STEP_INVARIANTS,
+    SchedulerInvariant,
+    SchedulerStep,
+    StatePremise,
+)
 from yarnspec.spec.scheduler.reference_limits import ReferenceLimits
 from yarnspec.spec.scheduler.verdicts import Verdicts
 from yarnspec.spec.transition_system import Invariant, JSONValue, Premise, Progress, TransitionSystem, leads_to
@@ -86,7 +102,9 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
         self._step_invariants = _by_kind(self._step_order)
         #: The invariants' verdicts and reference limits, remembered by the parts of a state they read.
         self.limits = ReferenceLimits(world)
-        self.verdicts = Verdicts(world, tuple(inv for inv in (*STATE_INVARIANTS, *self._extra_invariants) if not inv.is_step))
+        self.verdicts = Verdicts(
+            world, tuple(inv for inv in (*STATE_INVARIANTS, *self._extra_invariants) if not inv.is_step)
+        )
         #: What the model's steps remember (views, passes, monitor rounds): this model's alone.
         self.memo = Memo(world)
         #: Action kinds the model never takes (its environment keeps quiet; none here).
@@ -216,7 +234,9 @@ class SchedulerModel(TransitionSystem[ModelState, Action]):
     def state_json(self, state: ModelState) -> JSONValue:
         """The state with names: clock, nodes, applications, containers, proposals, marks (and
         killable containers under lazy preemption)."""
-        return state_json(self.world, state.scheduler) | ({"broken": [list(b) for b in state.broken]} if state.broken else {})
+        return state_json(self.world, state.scheduler) | (
+            {"broken": [list(b) for b in state.broken]} if state.broken else {}
+        )
 
 
 def _progress(world: World, prop: ProgressProperty) -> Progress[ModelState]:
@@ -378,5 +398,3 @@ def headroom_of(commit: CommitCheck) -> HeadroomRule:
     """The blocked-headroom rule of the releases a commit rule stands for: ``pre-8127`` with
     asynchronous scheduling is Hadoop 3.0.x-3.1.0 (YARN-4280 without YARN-8804)."""
     return "yarn-4280" if commit == "pre-8127" else "yarn-8804"
-
-

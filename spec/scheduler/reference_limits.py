@@ -150,6 +150,7 @@ def _java_ceil(value: float) -> int:
 
 def _divide_ceil(world: World, r: Resource, by: float) -> Resource:
     """``divideAndCeil``: ``ceil(v / by)``, 0 when ``by`` is 0."""
+
     def one(v: int) -> int:
         return _java_ceil(v / by) if by else 0
 
@@ -206,11 +207,15 @@ class ReferenceLimits:
 
     def queue_maximum(self, state: SchedulerState, queue: int, partition: int) -> Resource:
         """:func:`queue_maximum` (it reads only the nodes of ``state``)."""
-        return self._remembered(("max", state.nodes, queue, partition), lambda: queue_maximum(self.world, state, queue, partition))
+        return self._remembered(
+            ("max", state.nodes, queue, partition), lambda: queue_maximum(self.world, state, queue, partition)
+        )
 
     def partition_capacity(self, state: SchedulerState, partition: int) -> Resource:
         """:func:`partition_capacity` (it reads only the nodes of ``state``)."""
-        return self._remembered(("partition", state.nodes, partition), lambda: partition_capacity(self.world, state, partition))
+        return self._remembered(
+            ("partition", state.nodes, partition), lambda: partition_capacity(self.world, state, partition)
+        )
 
     def user_limit(self, state: SchedulerState, leaf: int, partition: int, ignore_exclusivity: bool) -> Resource:
         """:func:`user_limit` (it reads only the nodes, users and applications of ``state``)."""

@@ -25,7 +25,6 @@ from operator import attrgetter
 
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
-
 from yarnspec.spec.scheduler.invariants import ACCOUNTING_FIELDS, STATE_INVARIANTS, SchedulerInvariant, SchedulerStep
 
 #: A state's accounting part: the tuple of its :data:`ACCOUNTING_FIELDS` (read in C).

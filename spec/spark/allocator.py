@@ -36,7 +36,6 @@ from typing import Protocol
 
 from yarnspec.impl.spark.allocator import Fate, YarnAllocator
 from yarnspec.impl.spark.placement import ContainerLocalityPreferences, PlacementInput
-
 from yarnspec.spec.property import Property
 
 
@@ -60,8 +59,10 @@ def allocator_counts_consistent(allocator: YarnAllocator) -> list[str]:
     * the counts are never negative.
     """
     violations: list[str] = []
-    executor_ids = [e.executor_id for e in allocator.executors] + [l.executor_id for l in allocator.launches]
-    container_ids = [e.container_id for e in allocator.executors] + [l.container_id for l in allocator.launches]
+    executor_ids = [e.executor_id for e in allocator.executors] + [launch.executor_id for launch in allocator.launches]
+    container_ids = [e.container_id for e in allocator.executors] + [
+        launch.container_id for launch in allocator.launches
+    ]
     for name, ids in (("executor id", executor_ids), ("container", container_ids)):
         for value, count in Counter(ids).items():
             if count > 1:
@@ -71,7 +72,9 @@ def allocator_counts_consistent(allocator: YarnAllocator) -> list[str]:
         violations.append(f"container {cid} is in the launching set but no launch is in progress")
     for executor in allocator.executors:
         if executor.running and executor.container_id in allocator.released:
-            violations.append(f"executor {executor.executor_id} is running in released container {executor.container_id}")
+            violations.append(
+                f"executor {executor.executor_id} is running in released container {executor.container_id}"
+            )
     if allocator.num_executors_running < 0 or allocator.num_executors_starting < 0:
         violations.append("a negative executor count")
     return violations
@@ -91,7 +94,7 @@ def containers_accounted_once(allocator: YarnAllocator) -> list[str]:
         if count > 1:
             violations.append(f"container {cid} was handled {count} times")
     fate_of = {fate.container_id: fate.fate for fate in allocator.fates}
-    hosted = [e.container_id for e in allocator.executors] + [l.container_id for l in allocator.launches]
+    hosted = [e.container_id for e in allocator.executors] + [launch.container_id for launch in allocator.launches]
     for cid in hosted:
         if fate_of.get(cid) is not Fate.LAUNCHED:
             violations.append(f"container {cid} hosts an executor but its fate is {fate_of.get(cid)}")
@@ -115,7 +118,9 @@ def executor_ids_never_reused(allocator: YarnAllocator) -> list[str]:
     if consumed and consumed[-1] > allocator.last_executor_number:
         violations.append(f"executor id {consumed[-1]} is beyond the counter {allocator.last_executor_number}")
     issued = {str(number) for number in consumed}
-    for executor_id in [e.executor_id for e in allocator.executors] + [l.executor_id for l in allocator.launches]:
+    for executor_id in [e.executor_id for e in allocator.executors] + [
+        launch.executor_id for launch in allocator.launches
+    ]:
         if executor_id not in issued:
             violations.append(f"executor {executor_id} holds an id no container consumed")
     return violations
@@ -238,7 +243,9 @@ PLACEMENT_OUTPUT_VALID: Property[PlacementCall, list[str]] = Property(
 )
 
 #: The state invariants by name, for tools that check them all after every step.
-STATE_PREDICATES: Mapping[str, Property[YarnAllocator, list[str]]] = MappingProxyType({p.name: p for p in ALLOCATOR_INVARIANTS})
+STATE_PREDICATES: Mapping[str, Property[YarnAllocator, list[str]]] = MappingProxyType(
+    {p.name: p for p in ALLOCATOR_INVARIANTS}
+)
 
 
 def allocator_violations(allocator: YarnAllocator) -> list[str]:

@@ -32,8 +32,8 @@ The invariants are also values of the specification's one property type
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from yarnspec.impl.spark.locality import (
     ExecutorCacheTaskLocation,
@@ -43,7 +43,6 @@ from yarnspec.impl.spark.locality import (
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
 from yarnspec.impl.spark.taskset.task_set_manager import SchedulerView, TaskSetManager
 from yarnspec.impl.spark.taskset.tasks import OfferResult, TaskDescription
-
 from yarnspec.spec.property import Property
 
 ANY = TaskLocality.ANY
@@ -83,9 +82,7 @@ def _truthful(manager: TaskSetManager, sched: SchedulerView, task: TaskDescripti
 
 
 def _has_runnable(manager: TaskSetManager, stacks: Iterable[list[int]]) -> bool:
-    return any(
-        manager.copies_running[i] == 0 and not manager.successful[i] for stack in stacks for i in stack
-    )
+    return any(manager.copies_running[i] == 0 and not manager.successful[i] for stack in stacks for i in stack)
 
 
 @dataclass(frozen=True)

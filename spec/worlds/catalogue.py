@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from yarnspec.impl.errors import InputError
+from yarnspec.spec.scheduler.model import SchedulerModel
 from yarnspec.spec.worlds.scenario import (
     EXPECTED,
     INVARIANTS,
@@ -42,7 +43,6 @@ from yarnspec.spec.worlds.scenario import (
     ScenarioModel,
     ScenarioVariant,
 )
-from yarnspec.spec.scheduler.model import SchedulerModel
 from yarnspec.spec.worlds.world_file import load_world
 
 __all__ = [

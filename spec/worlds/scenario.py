@@ -28,7 +28,16 @@ from yarnspec.spec.scheduler.invariants import SchedulerInvariant
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES, ModelState, SchedulerModel
 from yarnspec.spec.transition_system import JSONValue
 
-__all__ = ["INVARIANTS", "TITLE_SEPARATOR", "EXPECTED", "Expected", "ExploreBounds", "ScenarioVariant", "Scenario", "ScenarioModel"]
+__all__ = [
+    "INVARIANTS",
+    "TITLE_SEPARATOR",
+    "EXPECTED",
+    "Expected",
+    "ExploreBounds",
+    "ScenarioVariant",
+    "Scenario",
+    "ScenarioModel",
+]
 
 #: Separates the scenario and the variant in a model's title (``"async-double-commit/pre-8127"``).
 TITLE_SEPARATOR = "/"

@@ -24,7 +24,9 @@ from yarnspec.spec.worlds.catalogue import WORLD_FILES
 #: The reserved-container selector's key (YARN-4390).
 
 
-def reserved_starvation_world(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve = "first-candidate") -> World:
+def reserved_starvation_world(
+    commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve = "first-candidate"
+) -> World:
     """Seed 003 (``reserved-starvation.toml``): asynchronous multi-node placement, a 4 GB and an
     8 GB node, a 4 GB request reserved on the small one; ``reserve`` names the multi-node rules
     (:func:`~yarnspec.impl.scheduler.world.variants`)."""
@@ -40,7 +42,9 @@ def async_double_commit_world(commit: CommitCheck = "pre-8127") -> World:
 def seed002_world(reserved_selector: bool = False) -> World:
     """Seed 002's small cluster and large container (``seed002.toml``); ``reserved_selector``
     turns on the reserved-container selector."""
-    return WORLD_FILES["seed002"].build(properties={PREEMPTION_SELECT_FOR_RESERVED: "true"} if reserved_selector else {})
+    return WORLD_FILES["seed002"].build(
+        properties={PREEMPTION_SELECT_FOR_RESERVED: "true"} if reserved_selector else {}
+    )
 
 
 def two_queues_world(commit: CommitCheck = "yarn-8127", asynchronous: bool = False) -> World:

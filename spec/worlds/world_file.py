@@ -43,8 +43,8 @@ from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.json_schema import schema_validator, validate_document
 from yarnspec.spec.outcome import Outcome
 from yarnspec.spec.property_catalogue import PropertyCatalogue
-from yarnspec.spec.worlds.scenario import ExploreBounds, Scenario, ScenarioVariant
 from yarnspec.spec.scheduler.model import BUILTIN_PROPERTIES
+from yarnspec.spec.worlds.scenario import ExploreBounds, Scenario, ScenarioVariant
 from yarnspec.spec.worlds.world_limits import check_world_size
 from yarnspec.spec.worlds.world_sanity import WorldWarning, world_warnings
 
@@ -57,9 +57,21 @@ NODE_EVENTS = frozenset({"lose-node", "add-node"})
 DEFAULT_VARIANT = "default"
 #: A world variant's keys that are its answer to the questions, not its world.
 ANSWER_KEYS = ("expect", "why")
-__all__ = ["WorldFile", "Units", "load_world", "read_toml", "world_schema_text", "TITLE_PREFIX", "EVENTS", "DEFAULT_VARIANT"]
+__all__ = [
+    "WorldFile",
+    "Units",
+    "load_world",
+    "read_toml",
+    "world_schema_text",
+    "TITLE_PREFIX",
+    "EVENTS",
+    "DEFAULT_VARIANT",
+]
 
-_SORTING_CLASSES = {"resource-usage": "ResourceUsageMultiNodeLookupPolicy", "usage-ratio": "ResourceUsageRatioMultiNodeLookupPolicy"}
+_SORTING_CLASSES = {
+    "resource-usage": "ResourceUsageMultiNodeLookupPolicy",
+    "usage-ratio": "ResourceUsageRatioMultiNodeLookupPolicy",
+}
 _HADOOP_POLICY_PACKAGE = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement."
 
 
@@ -129,7 +141,11 @@ def load_world(
 
 
 def compile_world(
-    document: Mapping[str, Any], name: str, files: Mapping[str, str], source: str, properties: PropertyCatalogue = BUILTIN_PROPERTIES
+    document: Mapping[str, Any],
+    name: str,
+    files: Mapping[str, str],
+    source: str,
+    properties: PropertyCatalogue = BUILTIN_PROPERTIES,
 ) -> WorldFile:
     """A world file carried elsewhere (in a trace): its ``document`` (as :func:`read_toml`
     reads it), named ``world:<name>``, its configuration files' text in ``files`` by the names
@@ -187,7 +203,9 @@ class _Compiler:
         first = self._configuration(next(iter(self.variant_specs.values())).get("properties", {}))
         self.units = self._units(first)
         check_world_size(self.doc, self.units.memory_mb, self.units.vcores, self.shown)
-        self.partitions = [PartitionSpec("")] + [PartitionSpec(p["name"], p.get("exclusive", True)) for p in self.doc.get("partitions", [])]
+        self.partitions = [PartitionSpec("")] + [
+            PartitionSpec(p["name"], p.get("exclusive", True)) for p in self.doc.get("partitions", [])
+        ]
         self.nodes = self._nodes(self.units)
         self.apps = self._apps(self.units)
         worlds = {name: self._variant_world(name, spec) for name, spec in self.variant_specs.items()}
@@ -239,9 +257,13 @@ class _Compiler:
             assert self.folder is not None
             path = self.folder / name
             if not path.is_file():
-                raise self.fail(f"configuration.files[{index}]", f"{name}: no such file (paths are relative to the world file)")
+                raise self.fail(
+                    f"configuration.files[{index}]", f"{name}: no such file (paths are relative to the world file)"
+                )
             files.append(read_configuration_file(path))
-        ordered = [f for f in files if file_kind(f) == "yarn-site"] + [f for f in files if file_kind(f) == "capacity-scheduler"]
+        ordered = [f for f in files if file_kind(f) == "yarn-site"] + [
+            f for f in files if file_kind(f) == "capacity-scheduler"
+        ]
         inline = {str(k): _text(v) for k, v in section.get("properties", {}).items()}
         inline.update(self._scheduler_keys())
         if inline:
@@ -278,7 +300,9 @@ class _Compiler:
         memory = section.get("memory_mb", minimum.memory)
         vcores = section.get("vcores", max(minimum.vcores, 1))
         if memory % max(minimum.memory, 1):
-            raise self.fail("units.memory_mb", f"{memory} MB is not a multiple of the minimum allocation {minimum.memory} MB")
+            raise self.fail(
+                "units.memory_mb", f"{memory} MB is not a multiple of the minimum allocation {minimum.memory} MB"
+            )
         return Units(memory, vcores, "memory_mb" not in section and "vcores" not in section)
 
     # -- cluster and applications -------------------------------------------------------------
@@ -308,11 +332,19 @@ class _Compiler:
         apps = []
         for app in self.doc["apps"]:
             requests = tuple(
-                RequestSpec(r["priority"], units.resource(r["memory"], r["vcores"]), r.get("locality", "*"), r.get("relax", True), r.get("label"))
+                RequestSpec(
+                    r["priority"],
+                    units.resource(r["memory"], r["vcores"]),
+                    r.get("locality", "*"),
+                    r.get("relax", True),
+                    r.get("label"),
+                )
                 for r in app.get("requests", [])
             )
             am = units.resource(app["am"]["memory"], app["am"]["vcores"])
-            apps.append(AppSpec(app["name"], app["queue"], am, requests, app.get("user", "user"), app.get("priority", 0)))
+            apps.append(
+                AppSpec(app["name"], app["queue"], am, requests, app.get("user", "user"), app.get("priority", 0))
+            )
         return apps
 
     def _events(self) -> Sequence[str]:
@@ -336,7 +368,9 @@ class _Compiler:
             chosen = question.get("variants", names)
             for j, name in enumerate(chosen):
                 if name not in self.variant_specs:
-                    raise self.fail(f"{place}.variants[{j}]", f"no variant {name!r}; the world's variants: {', '.join(names)}")
+                    raise self.fail(
+                        f"{place}.variants[{j}]", f"no variant {name!r}; the world's variants: {', '.join(names)}"
+                    )
                 variants.append(self._variant(question, place, name, len(names) > 1, variants))
         explore = dict(self.doc.get("explore", {}))
         fast = {**explore, **explore.pop("fast", {})}
@@ -371,7 +405,11 @@ class _Compiler:
         else:
             label = name
         if any(v.name == label for v in before):
-            what = f"question {question['name']!r} is asked twice" if "name" in question else f"variant {name!r} is asked twice"
+            what = (
+                f"question {question['name']!r} is asked twice"
+                if "name" in question
+                else f"variant {name!r} is asked twice"
+            )
             raise self.fail(f"{place}.name" if "name" in question else place, what)
         if "expect" in question:
             expect = Outcome.parse(question["expect"], self.source, f"{place}.expect")

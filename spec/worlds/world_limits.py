@@ -59,7 +59,9 @@ def check_world_size(document: Mapping[str, Any], memory_unit: int, vcore_unit: 
     requests = sum(len(app.get("requests", [])) for app in apps)
     _at_most(source, "apps", requests, limits.requests, "requests over all applications", key="requests")
     tables = [("bounds", document.get("bounds", {}))]
-    tables += [(f"variants.{name}.bounds", spec.get("bounds", {})) for name, spec in document.get("variants", {}).items()]
+    tables += [
+        (f"variants.{name}.bounds", spec.get("bounds", {})) for name, spec in document.get("variants", {}).items()
+    ]
     for place, table in tables:
         for key in _BOUND_LIMITS:
             if key in table:
@@ -68,7 +70,14 @@ def check_world_size(document: Mapping[str, Any], memory_unit: int, vcore_unit: 
             base = document.get("bounds", {})
             clock = table.get("max_clock_ms", base.get("max_clock_ms", 60000))
             tick = max(table.get("tick_ms", base.get("tick_ms", 1000)), 1)
-            _at_most(source, f"{place}.max_clock_ms", clock // tick, limits.clock_steps, "clock steps (max_clock_ms / tick_ms)", key="clock_steps")
+            _at_most(
+                source,
+                f"{place}.max_clock_ms",
+                clock // tick,
+                limits.clock_steps,
+                "clock steps (max_clock_ms / tick_ms)",
+                key="clock_steps",
+            )
     _check_resources(document, memory_unit, vcore_unit, source)
 
 
@@ -85,14 +94,21 @@ def _at_most(source: str, place: str, estimate: int, limit: int, what: str, key:
 def _check_resources(document: Mapping[str, Any], memory_unit: int, vcore_unit: int, source: str) -> None:
     """Every size in units, times the unit, must fit Hadoop's types: memory a ``long`` (MB),
     vcores an ``int``."""
-    sizes: list[tuple[str, Mapping[str, Any]]] = [(f"nodes[{i}]", group) for i, group in enumerate(document.get("nodes", []))]
+    sizes: list[tuple[str, Mapping[str, Any]]] = [
+        (f"nodes[{i}]", group) for i, group in enumerate(document.get("nodes", []))
+    ]
     for i, app in enumerate(document.get("apps", [])):
         sizes.append((f"apps[{i}].am", app.get("am", {})))
         sizes += [(f"apps[{i}].requests[{j}]", request) for j, request in enumerate(app.get("requests", []))]
     for place, size in sizes:
-        for key, unit, (_, highest), kind in (("memory", memory_unit, LONG_RANGE, "long"), ("vcores", vcore_unit, INT_RANGE, "int")):
+        for key, unit, (_, highest), kind in (
+            ("memory", memory_unit, LONG_RANGE, "long"),
+            ("vcores", vcore_unit, INT_RANGE, "int"),
+        ):
             value = size.get(key, 0)
             if value * unit > highest:
                 raise InputError(
-                    source, f"{place}.{key}", f"{value:,} units of {unit:,} is {value * unit:,}, beyond the model's range (a Java {kind}, at most {highest:,})"
+                    source,
+                    f"{place}.{key}",
+                    f"{value:,} units of {unit:,} is {value * unit:,}, beyond the model's range (a Java {kind}, at most {highest:,})",
                 )

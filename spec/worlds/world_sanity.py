@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.state import initial_state
 from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.state import initial_state
 from yarnspec.impl.scheduler.world import World
 
 #: A node this many times the maximum allocation (or more) is taken for a unit mistake.
@@ -40,7 +40,9 @@ class WorldWarning:
     message: str
 
 
-def world_warnings(document: Mapping[str, Any], unit_mb: int, unit_vcores: int, unit_text: str, world: World) -> list[WorldWarning]:
+def world_warnings(
+    document: Mapping[str, Any], unit_mb: int, unit_vcores: int, unit_text: str, world: World
+) -> list[WorldWarning]:
     """The warnings of a compiled world (see the module docstring); ``document`` is the world
     file as read, ``unit_mb``/``unit_vcores`` one unit, ``unit_text`` says what a unit is."""
     return [
@@ -50,15 +52,24 @@ def world_warnings(document: Mapping[str, Any], unit_mb: int, unit_vcores: int, 
     ]
 
 
-def _large_nodes(groups: Sequence[Mapping[str, Any]], unit_mb: int, unit_vcores: int, unit_text: str, world: World) -> list[WorldWarning]:
+def _large_nodes(
+    groups: Sequence[Mapping[str, Any]], unit_mb: int, unit_vcores: int, unit_text: str, world: World
+) -> list[WorldWarning]:
     maximum = world.configuration.allocation.maximum
     found = []
     for index, group in enumerate(groups):
-        for key, per_unit, most, what in (("memory", unit_mb, maximum.memory, "MB"), ("vcores", unit_vcores, maximum.vcores, "vcores")):
+        for key, per_unit, most, what in (
+            ("memory", unit_mb, maximum.memory, "MB"),
+            ("vcores", unit_vcores, maximum.vcores, "vcores"),
+        ):
             written = group.get(key, 0)
             read = written * per_unit
             if most > 0 and read >= NODE_TO_MAXIMUM * most:
-                meant = f"; if {written} was meant in {what}, write {key} = {written // per_unit}" if per_unit > 1 and written % per_unit == 0 else ""
+                meant = (
+                    f"; if {written} was meant in {what}, write {key} = {written // per_unit}"
+                    if per_unit > 1 and written % per_unit == 0
+                    else ""
+                )
                 found.append(
                     WorldWarning(
                         f"nodes[{index}].{key}",
@@ -78,7 +89,10 @@ def _requests_larger_than_nodes(apps: Sequence[Mapping[str, Any]], world: World)
                 place = f"apps[{index}].am" if request.is_am else f"apps[{index}].requests[{request_index - 1}]"
                 largest = max(nodes, key=lambda r: r.values)
                 found.append(
-                    WorldWarning(place, f"{request.capability} is larger than every node of its partition (the largest: {largest}): never allocated")
+                    WorldWarning(
+                        place,
+                        f"{request.capability} is larger than every node of its partition (the largest: {largest}): never allocated",
+                    )
                 )
     return found
 

@@ -146,7 +146,9 @@ def _crafted_segment(rng: random.Random) -> bytes:
     head = state_data._Encoder()
     value = bytearray()
     choice = rng.randrange(10)
-    table: list[Any] = [("namedtuple", "yarnspec.impl.scheduler.state", "Usage", ("used", "reserved", "pending", "am_used"))]
+    table: list[Any] = [
+        ("namedtuple", "yarnspec.impl.scheduler.state", "Usage", ("used", "reserved", "pending", "am_used"))
+    ]
     if choice == 0:
         table = [("namedtuple", "os", "stat_result", ("st_mode",))]
     elif choice == 1:
@@ -189,7 +191,11 @@ def _edited_segment(segment: bytes, rng: random.Random, partitions: int) -> byte
         held["position"][rng.randrange(len(held["position"]))] = rng.choice((10**6, 2**31))
     elif choice == 5 and held["frontier"]:
         rank, index, state = held["frontier"][-1]
-        held["frontier"][-1] = (rank, index, rng.choice((None, 7, "x", (1, 2), state[0] if isinstance(state, tuple) else 0)))
+        held["frontier"][-1] = (
+            rank,
+            index,
+            rng.choice((None, 7, "x", (1, 2), state[0] if isinstance(state, tuple) else 0)),
+        )
     elif choice == 6:
         held["index"] = rng.choice((1, -1, "0", None))
     elif isinstance(held["seen"], set) and held["seen"]:
@@ -243,7 +249,9 @@ def mutate(base: Base, rng: random.Random, folder: Path, number: int, kind: str 
     elif kind == "endless-header":
         data = b"{" + b" " * (checkpoint_format.MAX_HEADER_BYTES + 10)
     elif kind == "other-options":
-        options = rng.choice(([*options, "--no-symmetry"], [*options, "--coverage"] if "--coverage" not in options else []))
+        options = rng.choice(
+            ([*options, "--no-symmetry"], [*options, "--coverage"] if "--coverage" not in options else [])
+        )
         if not options:
             options = ["--workers", "3"]
     elif kind == "resealed-tags":
@@ -261,7 +269,9 @@ def mutate(base: Base, rng: random.Random, folder: Path, number: int, kind: str 
     elif kind == "resealed-counts":
         counts = header["counts"]
         name = rng.choice(sorted(counts))
-        counts[name] = rng.choice((0, -1, 1, counts[name] + 1 if isinstance(counts[name], int) else 1, "fingerprint", 2**64, None))
+        counts[name] = rng.choice(
+            (0, -1, 1, counts[name] + 1 if isinstance(counts[name], int) else 1, "fingerprint", 2**64, None)
+        )
         data = reseal(header, segments)
     elif kind == "resealed-swap":
         segments.reverse()

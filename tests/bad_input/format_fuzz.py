@@ -54,13 +54,17 @@ def toml_value(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(item) for item in value if item is not None) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in value.items() if v is not None) + "}"
+        return (
+            "{" + ", ".join(f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in value.items() if v is not None) + "}"
+        )
     return '""'
 
 
 def toml_document(document: dict[str, Any]) -> str:
     """A whole document as TOML, one top-level key per line."""
-    return "".join(f"{json.dumps(str(key))} = {toml_value(value)}\n" for key, value in document.items() if value is not None)
+    return "".join(
+        f"{json.dumps(str(key))} = {toml_value(value)}\n" for key, value in document.items() if value is not None
+    )
 
 
 # -- mutations --------------------------------------------------------------------------------
@@ -91,7 +95,9 @@ def mutate_document(document: Any, rng: random.Random) -> Any:
     if choice == 6:  # a marker that serialisation turns into nested brackets (no recursion here)
         nested = f"{_DEEP}{rng.choice((50, 200, 3_000))}"
         return _replace(document, place, nested) if place else {**document, "deep": nested}
-    leaves = [p for p in places if isinstance(_at(document, p), int) and not isinstance(_at(document, p), bool)] or places
+    leaves = [
+        p for p in places if isinstance(_at(document, p), int) and not isinstance(_at(document, p), bool)
+    ] or places
     return _replace(document, rng.choice(leaves), rng.choice(EDGE_INTEGERS))
 
 
@@ -187,7 +193,14 @@ def _document_bytes(document: Any, rng: random.Random, as_toml: bool) -> bytes:
     return _deepen(json.dumps(mutated)).encode()
 
 
-_PREEMPT = ["preempt", "--config", str(CLUSTER / "capacity-scheduler.xml"), "--yarn-site", str(CLUSTER / "yarn-site.xml"), "--snapshot"]
+_PREEMPT = [
+    "preempt",
+    "--config",
+    str(CLUSTER / "capacity-scheduler.xml"),
+    "--yarn-site",
+    str(CLUSTER / "yarn-site.xml"),
+    "--snapshot",
+]
 
 #: Every numeric option of every sub-command, in a quick command line (a few stop at another
 #: option's fault once the number is taken: the names such an error may mention follow).
@@ -209,13 +222,37 @@ NUMBER_OPTIONS: tuple[tuple[list[str], str], ...] = (
     (["validate", "spark-placement", "--impl", "no-such-adapter"], "--start-timeout"),
     (["validate", "spark-placement", "--impl", "no-such-adapter"], "--seed"),
     (["validate", "spark-placement", "--impl", "no-such-adapter"], "--examples"),
-    (["show", str(EXAMPLES / "traces" / "async-double-commit-pre-8127.json"), "--dot", "/nonexistent/x.dot"], "--dot-limit"),
+    (
+        ["show", str(EXAMPLES / "traces" / "async-double-commit-pre-8127.json"), "--dot", "/nonexistent/x.dot"],
+        "--dot-limit",
+    ),
 )
 #: Numbers the docs' grammar refuses (other scripts' digits, signs, separators, exponents,
 #: not-a-number, beyond every range) and a few it takes.
 BAD_NUMBERS = (
-    *BAD_ARGUMENTS, "\u0661", "+2", "1_0", "nan", "inf", "-inf", "1e308", "1e-308", "Infinity", "0x10", "\uff11",
-    "9" * 19, "9223372036854775808", "-9223372036854775809", "1.5", ".5", "5.", "1,000", " 3", "3 ", "\t3", "\u00a03",
+    *BAD_ARGUMENTS,
+    "\u0661",
+    "+2",
+    "1_0",
+    "nan",
+    "inf",
+    "-inf",
+    "1e308",
+    "1e-308",
+    "Infinity",
+    "0x10",
+    "\uff11",
+    "9" * 19,
+    "9223372036854775808",
+    "-9223372036854775809",
+    "1.5",
+    ".5",
+    "5.",
+    "1,000",
+    " 3",
+    "3 ",
+    "\t3",
+    "\u00a03",
 )
 
 

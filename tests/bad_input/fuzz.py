@@ -35,9 +35,9 @@ from types import FrameType
 from typing import Any
 
 from yarnspec.checks.cli import main
-from yarnspec.checks.explore.trace import build_trace
-from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.checks.conformance.paths import default_conformance_dir
+from yarnspec.checks.explore.toy import ToyModel
+from yarnspec.checks.explore.trace import build_trace
 from yarnspec.impl.input_files import shown_name
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -47,19 +47,93 @@ GOOD = ("ok", "error")
 
 #: Values that replace a JSON node: wrong types, out-of-range numbers, other scripts' digits.
 BAD_VALUES: tuple[Any, ...] = (
-    None, True, False, "x", "", "\n", 1.5, -5, -1, 0, 2**31, 2**63, 2**64, 10**29, -(10**29), 1e308, -1e308, 1e-320,
-    [], {}, [[[]]], {"a": 1}, [None], ["x", 1], "\u0665\u0660", "1_024", "\uff16\uff10", "NaN", "0x10", "-inf",
+    None,
+    True,
+    False,
+    "x",
+    "",
+    "\n",
+    1.5,
+    -5,
+    -1,
+    0,
+    2**31,
+    2**63,
+    2**64,
+    10**29,
+    -(10**29),
+    1e308,
+    -1e308,
+    1e-320,
+    [],
+    {},
+    [[[]]],
+    {"a": 1},
+    [None],
+    ["x", 1],
+    "\u0665\u0660",
+    "1_024",
+    "\uff16\uff10",
+    "NaN",
+    "0x10",
+    "-inf",
 )
 #: Values that replace a configuration value (the number grammar's hard cases among them).
 BAD_TEXTS = (
-    "", " ", "x", "-1", "1_024", "\uff16\uff10", "\u0665\u0660", "0x10", "0.5f", "100d", "1e999", "NaN", "Infinity",
-    "9223372036854775808", "2147483648", "-0", "1e-50", "true", "TRUE ", "[memory=1]", "[memory=99999999999999999999]",
-    "2w", "-1w", "${undefined}", "${x}${x}", "a,,b", "prod, dev", "\u00a050", "50%", "5" * 400, "\u0000",
+    "",
+    " ",
+    "x",
+    "-1",
+    "1_024",
+    "\uff16\uff10",
+    "\u0665\u0660",
+    "0x10",
+    "0.5f",
+    "100d",
+    "1e999",
+    "NaN",
+    "Infinity",
+    "9223372036854775808",
+    "2147483648",
+    "-0",
+    "1e-50",
+    "true",
+    "TRUE ",
+    "[memory=1]",
+    "[memory=99999999999999999999]",
+    "2w",
+    "-1w",
+    "${undefined}",
+    "${x}${x}",
+    "a,,b",
+    "prod, dev",
+    "\u00a050",
+    "50%",
+    "5" * 400,
+    "\u0000",
 )
 #: Option values that no option accepts.
 BAD_ARGUMENTS = (
-    "\u0661,\u0662", "\u00b2,2", "-1", "1_0", "", " ", "9" * 5000, "1e3", "0x10", "\n", "nan", "x", "\u0665",
-    "99999999999999999999999", "1,2,3", ",", "\udcff", "-", "0,0", "9,999",
+    "\u0661,\u0662",
+    "\u00b2,2",
+    "-1",
+    "1_0",
+    "",
+    " ",
+    "9" * 5000,
+    "1e3",
+    "0x10",
+    "\n",
+    "nan",
+    "x",
+    "\u0665",
+    "99999999999999999999999",
+    "1,2,3",
+    ",",
+    "\udcff",
+    "-",
+    "0,0",
+    "9,999",
 )
 
 
@@ -161,7 +235,9 @@ def mutate_json(document: Any, rng: random.Random) -> bytes:
     if choice == 4 and place:
         return json.dumps(_delete(document, place)).encode()
     if choice == 5:
-        target = rng.choice([p for p in places if not p] + [p for p in places if p and isinstance(_at(document, p), dict)])
+        target = rng.choice(
+            [p for p in places if not p] + [p for p in places if p and isinstance(_at(document, p), dict)]
+        )
         return json.dumps(_replace(document, target, {**_at(document, target), "unknown_field": 1})).encode()
     text = json.dumps(document, indent=1)
     if choice == 6:
@@ -194,7 +270,11 @@ def mutate_xml(text: str, rng: random.Random) -> bytes:
         name = rng.choice(("klingon", "utf-16", "latin-1", "ebcdic"))
         return text.replace('encoding="UTF-8"', f'encoding="{name}"', 1).encode()
     if choice == 6:
-        return text.replace("<property>", "<property><bogus/>", 1).encode() if rng.random() < 0.5 else text.encode() + b"\xff"
+        return (
+            text.replace("<property>", "<property><bogus/>", 1).encode()
+            if rng.random() < 0.5
+            else text.encode() + b"\xff"
+        )
     depth = rng.choice((100, 10_000))
     return text.replace("<configuration>", "<configuration>" + "<x>" * depth, 1).encode()
 
@@ -303,7 +383,10 @@ def _trace_input(folder: Path, rng: random.Random, index: int, traces: list[Any]
 #: Command lines that are valid and quick, and where a bad value may go in each.
 _COMMANDS: tuple[tuple[list[str], tuple[str, ...]], ...] = (
     (["explore", "async-double-commit", "--max-depth", "3"], ("--max-depth", "--max-states", "--variant", "SCENARIO")),
-    (["explore", "async-double-commit", "--simulate", "--walks", "2", "--steps", "3"], ("--seed", "--walks", "--steps")),
+    (
+        ["explore", "async-double-commit", "--simulate", "--walks", "2", "--steps", "3"],
+        ("--seed", "--walks", "--steps"),
+    ),
     (["prove", "--list"], ("--bound", "--timeout", "--variant")),
     (["config", str(EXAMPLES / "capacity-scheduler.xml")], ("--partition",)),
 )

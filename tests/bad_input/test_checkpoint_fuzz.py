@@ -79,8 +79,12 @@ def test_in_a_real_process_a_malformed_checkpoint_is_one_line(bases: list[Base],
     assert result.stderr.startswith(f"yarnspec: error: {mutant.path}: --resume: ")
 
 
-@pytest.mark.parametrize("option", ["--trace-out", "--emit-test", "--html", "--dot", "--itf", "--checkpoint", "--resume"])
-def test_in_a_real_process_an_output_or_checkpoint_naming_a_fifo_is_refused_at_once(tmp_path: Path, option: str) -> None:
+@pytest.mark.parametrize(
+    "option", ["--trace-out", "--emit-test", "--html", "--dot", "--itf", "--checkpoint", "--resume"]
+)
+def test_in_a_real_process_an_output_or_checkpoint_naming_a_fifo_is_refused_at_once(
+    tmp_path: Path, option: str
+) -> None:
     """A FIFO (and a link to one) blocked for ever; now one line, before any work."""
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -92,7 +96,9 @@ def test_in_a_real_process_an_output_or_checkpoint_naming_a_fifo_is_refused_at_o
         assert result.stderr == f"yarnspec: error: {path}: {option}: is not a regular file (a named pipe)\n"
 
 
-@pytest.mark.parametrize(("option", "device"), [("--resume", "/dev/zero"), ("--checkpoint", "/dev/null"), ("--trace-out", "/dev/null")])
+@pytest.mark.parametrize(
+    ("option", "device"), [("--resume", "/dev/zero"), ("--checkpoint", "/dev/null"), ("--trace-out", "/dev/null")]
+)
 def test_a_device_is_refused_as_a_checkpoint_or_an_output(tmp_path: Path, option: str, device: str) -> None:
     link = tmp_path / "device"
     link.symlink_to(device)
@@ -102,7 +108,9 @@ def test_a_device_is_refused_as_a_checkpoint_or_an_output(tmp_path: Path, option
         assert result.stderr == f"yarnspec: error: {path}: {option}: is not a regular file (a character device)\n"
 
 
-@pytest.mark.parametrize("option", ["--html", "--dot", "--itf", "--trace-out", "--emit-test", "--checkpoint", "--resume"])
+@pytest.mark.parametrize(
+    "option", ["--html", "--dot", "--itf", "--trace-out", "--emit-test", "--checkpoint", "--resume"]
+)
 def test_an_empty_output_path_is_an_error_not_silence(option: str, capsys: pytest.CaptureFixture[str]) -> None:
     from yarnspec.checks.cli import main
 
@@ -110,7 +118,9 @@ def test_an_empty_output_path_is_an_error_not_silence(option: str, capsys: pytes
     assert capsys.readouterr().err == f"yarnspec: error: command line: {option}: an empty path: name a file\n"
 
 
-def test_show_refuses_an_empty_or_fifo_output_before_reading_the_trace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_refuses_an_empty_or_fifo_output_before_reading_the_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from yarnspec.checks.cli import main
 
     fifo = tmp_path / "pipe.html"

@@ -35,7 +35,9 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NEGATIVE = frozenset({"update_blacklist_never_with_additions", "containers_not_allocated", "hosts_not_allocated"})
 #: Keys of an expectation entry that say what is counted, not what the count is (and, beside
 #: them, ``*_tolerance``: how closely a figure is compared; a looser one is still true).
-SELECTORS = frozenset({"app", "app_id", "event", "container_queue", "container_node", "queue", "partition", "field", "asserted"})
+SELECTORS = frozenset(
+    {"app", "app_id", "event", "container_queue", "container_node", "queue", "partition", "field", "asserted"}
+)
 
 
 def _case_files() -> list[Path]:
@@ -97,7 +99,9 @@ def _leaves(value: Any, path: Path_) -> Iterator[Path_]:
 
 def _spark_assertions(case: dict[str, Any]) -> Iterator[Path_]:
     expects: list[Path_] = [("expect",)] if isinstance(case.get("expect"), dict) else []
-    expects += [("steps", i, "expect") for i, step in enumerate(case.get("steps", [])) if isinstance(step.get("expect"), dict)]
+    expects += [
+        ("steps", i, "expect") for i, step in enumerate(case.get("steps", [])) if isinstance(step.get("expect"), dict)
+    ]
     for place in expects:
         for key, value in _at(case, place).items():
             if not is_explanatory(key) and key not in NEGATIVE:

@@ -58,7 +58,11 @@ def test_a_whole_number_option_takes_ascii_digits_in_range_or_refuses(text: str)
 
 
 @settings(max_examples=100, deadline=None)
-@given(text=st.one_of(st.text(max_size=12), st.floats().map(repr), st.sampled_from(["1_0", "+1", "1e3", "nan", "inf", "\u0661"])))
+@given(
+    text=st.one_of(
+        st.text(max_size=12), st.floats().map(repr), st.sampled_from(["1_0", "+1", "1e3", "nan", "inf", "\u0661"])
+    )
+)
 def test_a_seconds_option_takes_finite_ascii_decimals_or_refuses(text: str) -> None:
     try:
         value = Seconds()(text)

@@ -104,7 +104,10 @@ def test_an_unknown_xml_encoding_is_named(tmp_path: Path) -> None:
         (["prove", "--bound", "\u0661,\u0662"], "--bound"),
         (["prove", "--bound", "\u00b2,2"], "--bound"),
         (["prove", "--timeout", "9" * 30], "--timeout"),
-        (["config", str(EXAMPLES / "capacity-scheduler.xml"), "--partition", "gpu=" + "9" * 5000 + ":1"], "--partition"),
+        (
+            ["config", str(EXAMPLES / "capacity-scheduler.xml"), "--partition", "gpu=" + "9" * 5000 + ":1"],
+            "--partition",
+        ),
         (["explore", "async-double-commit", "--max-states", "\u0665"], "--max-states"),
         (["explore", "async-double-commit", "--simulate", "--seed", "1_0"], "--seed"),
     ],
@@ -131,10 +134,22 @@ def test_wrong_types_and_sizes_in_cases_are_malformed_not_unsupported(tmp_path: 
         "kind-number": ({**placement, "kind": 3}, "kind: expected a name (a string), found an integer 3"),
         "notation-null": ({**qdata, "notation": None}, "notation: expected a name (a string), found null"),
         "apps-x": (_with(qdata, ("input", "rows", "apps", 0), "x"), "input.rows.apps[0]: expected an integer"),
-        "apps-negative": (_with(qdata, ("input", "rows", "apps", 0), -5), "input.rows.apps[0]: expected an integer >= 0"),
-        "subqueues-huge": (_with(qdata, ("input", "rows", "subqueues", 0), 2**62), "input.rows.subqueues[0]: expected an integer <= "),
-        "tasks-1e308": (_with(placement, ("input", "num_locality_aware_tasks"), 1e308), "expected an integer (a Java long)"),
-        "containers-2e31": (_with(placement, ("input", "num_containers"), 2**31), "must be 0..100,000 (the model's limit)"),
+        "apps-negative": (
+            _with(qdata, ("input", "rows", "apps", 0), -5),
+            "input.rows.apps[0]: expected an integer >= 0",
+        ),
+        "subqueues-huge": (
+            _with(qdata, ("input", "rows", "subqueues", 0), 2**62),
+            "input.rows.subqueues[0]: expected an integer <= ",
+        ),
+        "tasks-1e308": (
+            _with(placement, ("input", "num_locality_aware_tasks"), 1e308),
+            "expected an integer (a Java long)",
+        ),
+        "containers-2e31": (
+            _with(placement, ("input", "num_containers"), 2**31),
+            "must be 0..100,000 (the model's limit)",
+        ),
     }
     assert len(rows["apps"]) > 1
     for name, (case, words) in edits.items():
@@ -154,9 +169,16 @@ def _with(case: dict[str, object], path: tuple[object, ...], value: object) -> d
 
 def test_a_trace_with_absurd_sizes_is_refused_before_building(tmp_path: Path) -> None:
     trace = {
-        "format": "yarnspec-trace", "version": 1, "model": "toy-allocate-release",
-        "parameters": {"nodes": 1, "apps": 1_000_000, "capacity": 1}, "variant": "correct", "kind": "invariant",
-        "property": "p", "message": "m", "steps": [{"action": None, "state": 0}], "loop_start": None,
+        "format": "yarnspec-trace",
+        "version": 1,
+        "model": "toy-allocate-release",
+        "parameters": {"nodes": 1, "apps": 1_000_000, "capacity": 1},
+        "variant": "correct",
+        "kind": "invariant",
+        "property": "p",
+        "message": "m",
+        "steps": [{"action": None, "state": 0}],
+        "loop_start": None,
     }
     path = _case(tmp_path, "huge", trace)
     assert "parameters.apps: must be an integer <= 64 (the model's limit)" in _error(["replay", str(path)], path)

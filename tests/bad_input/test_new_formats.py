@@ -23,7 +23,14 @@ from yarnspec.impl.input_files import check_document, parse_toml
 from .format_fuzz import CLUSTER, EXAMPLES, MOCKRM_CASES
 
 WORLD = (EXAMPLES / "worlds" / "starvation-two-workers.toml").read_text(encoding="utf-8")
-PREEMPT = ["preempt", "--config", str(CLUSTER / "capacity-scheduler.xml"), "--yarn-site", str(CLUSTER / "yarn-site.xml"), "--snapshot"]
+PREEMPT = [
+    "preempt",
+    "--config",
+    str(CLUSTER / "capacity-scheduler.xml"),
+    "--yarn-site",
+    str(CLUSTER / "yarn-site.xml"),
+    "--snapshot",
+]
 SIMPLE_CASE = MOCKRM_CASES / "TestCapacitySchedulerLazyPreemption" / "testSimplePreemption.json"
 
 
@@ -60,18 +67,55 @@ def world(tmp_path: Path, text: str, name: str = "w.toml") -> Path:
     [
         (lambda t: "x = " + "[" * 3000 + "]" * 3000 + "\n" + t, "", "nested deeper than 100 levels"),
         (lambda t: "x = " + "9" * 5000 + "\n" + t, "", "an integer literal too long to read"),
-        (lambda t: t.replace("memory = 4\n", "memory = 4\ncount = 9223372036854775808\n", 1), "$.nodes[0].count", "outside the model's range"),
-        (lambda t: t.replace("memory = 4\n", "memory = 4\ncount = 9223372036854775807\n", 1), "nodes", "9,223,372,036,854,775,808 nodes"),
-        (lambda t: t.replace("[environment]", _apps(2000) + "[environment]"), "apps", "2,001 applications, more than the limit of 64"),
-        (lambda t: t.replace("max_clock_ms = 1000", "max_clock_ms = 1000000000000"), "bounds.max_clock_ms", "clock steps"),
-        (lambda t: t.replace("bounds = { max_containers = 3 }", "bounds = { max_containers = 1000000000 }"), "variants.reserved-pickup-two-workers.bounds.max_containers", "[limits] max_containers"),
-        (lambda t: t.replace("memory = 4\n", "memory = 9223372036854775807\n", 1), "nodes[0].memory", "beyond the model's range (a Java long"),
+        (
+            lambda t: t.replace("memory = 4\n", "memory = 4\ncount = 9223372036854775808\n", 1),
+            "$.nodes[0].count",
+            "outside the model's range",
+        ),
+        (
+            lambda t: t.replace("memory = 4\n", "memory = 4\ncount = 9223372036854775807\n", 1),
+            "nodes",
+            "9,223,372,036,854,775,808 nodes",
+        ),
+        (
+            lambda t: t.replace("[environment]", _apps(2000) + "[environment]"),
+            "apps",
+            "2,001 applications, more than the limit of 64",
+        ),
+        (
+            lambda t: t.replace("max_clock_ms = 1000", "max_clock_ms = 1000000000000"),
+            "bounds.max_clock_ms",
+            "clock steps",
+        ),
+        (
+            lambda t: t.replace("bounds = { max_containers = 3 }", "bounds = { max_containers = 1000000000 }"),
+            "variants.reserved-pickup-two-workers.bounds.max_containers",
+            "[limits] max_containers",
+        ),
+        (
+            lambda t: t.replace("memory = 4\n", "memory = 9223372036854775807\n", 1),
+            "nodes[0].memory",
+            "beyond the model's range (a Java long",
+        ),
     ],
-    ids=["deep", "huge-literal", "count-2^63", "count-2^63-1", "2000-apps", "clock-steps", "variant-bounds", "memory-overflow"],
+    ids=[
+        "deep",
+        "huge-literal",
+        "count-2^63",
+        "count-2^63-1",
+        "2000-apps",
+        "clock-steps",
+        "variant-bounds",
+        "memory-overflow",
+    ],
 )
-def test_a_world_beyond_the_limits_is_one_line(edit: Any, place: str, fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_world_beyond_the_limits_is_one_line(
+    edit: Any, place: str, fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = world(tmp_path, edit(WORLD))
-    one_error(["explore", "--world", str(path), "--max-depth", "1"], capsys, f"{path}: {place}" if place else str(path), fault)
+    one_error(
+        ["explore", "--world", str(path), "--max-depth", "1"], capsys, f"{path}: {place}" if place else str(path), fault
+    )
 
 
 def _apps(count: int) -> str:
@@ -82,12 +126,16 @@ def test_a_world_that_raises_its_limit_is_read(tmp_path: Path, capsys: pytest.Ca
     too_many = WORLD.replace("[environment]", _apps(64) + "[environment]")
     one_error(["explore", "--world", str(world(tmp_path, too_many)), "--max-depth", "0"], capsys, "65 applications")
     raised = too_many.replace("[environment]", "[limits]\napps = 65\n\n[environment]")
-    status, out, err = run(["explore", "--world", str(world(tmp_path, raised, "raised.toml")), "--max-depth", "0"], capsys)
+    status, out, err = run(
+        ["explore", "--world", str(world(tmp_path, raised, "raised.toml")), "--max-depth", "0"], capsys
+    )
     assert status in (0, 1, 3, 4) and "error" not in err, err
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero-link", "dev-null"])
-def test_a_special_file_as_world_snapshot_or_case_is_refused_at_once(kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_special_file_as_world_snapshot_or_case_is_refused_at_once(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / f"special-{kind}"
     if kind == "fifo":
         os.mkfifo(path)
@@ -131,15 +179,41 @@ def _write_json(tmp_path: Path, document: Any, name: str = "s.json") -> Path:
 @pytest.mark.parametrize(
     "edit, place, fault",
     [
-        (lambda d: d["apps"]["apps"]["app"][0].update(id=d["apps"]["apps"]["app"][0]["id"] + "\n"), "$.apps.apps.app[0].id", "expected application_<timestamp>_<sequence>"),
-        (lambda d: d["apps"]["apps"]["app"][0].update(id="application_1732500000000_\u0661"), "$.apps.apps.app[0].id", "does not match"),
-        (lambda d: next(iter(d["containers"].values()))["container"][0].update(containerId="container_e07_1732500000000_0001_01_000001\n"), "containerId", "expected container_"),
-        (lambda d: next(iter(d["containers"].values()))["container"][0].update(containerId="container_e07_1732500000000_0001_01_" + "1" * 14), "containerId", "as many as Hadoop's id holds"),
-        (lambda d: d["nodes"]["nodes"]["node"][0].update(availMemoryMB=10**25), "$.nodes.nodes.node[0].availMemoryMB", "outside the model's range"),
+        (
+            lambda d: d["apps"]["apps"]["app"][0].update(id=d["apps"]["apps"]["app"][0]["id"] + "\n"),
+            "$.apps.apps.app[0].id",
+            "expected application_<timestamp>_<sequence>",
+        ),
+        (
+            lambda d: d["apps"]["apps"]["app"][0].update(id="application_1732500000000_\u0661"),
+            "$.apps.apps.app[0].id",
+            "does not match",
+        ),
+        (
+            lambda d: next(iter(d["containers"].values()))["container"][0].update(
+                containerId="container_e07_1732500000000_0001_01_000001\n"
+            ),
+            "containerId",
+            "expected container_",
+        ),
+        (
+            lambda d: next(iter(d["containers"].values()))["container"][0].update(
+                containerId="container_e07_1732500000000_0001_01_" + "1" * 14
+            ),
+            "containerId",
+            "as many as Hadoop's id holds",
+        ),
+        (
+            lambda d: d["nodes"]["nodes"]["node"][0].update(availMemoryMB=10**25),
+            "$.nodes.nodes.node[0].availMemoryMB",
+            "outside the model's range",
+        ),
     ],
     ids=["app-id-newline", "app-id-arabic-digit", "container-id-newline", "container-number-too-long", "huge-integer"],
 )
-def test_a_bad_rest_snapshot_is_one_line(edit: Any, place: str, fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_rest_snapshot_is_one_line(
+    edit: Any, place: str, fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     document = _rest()
     edit(document)
     path = _write_json(tmp_path, document)
@@ -154,9 +228,16 @@ def test_huge_and_deep_json_snapshots_are_one_line(tmp_path: Path, capsys: pytes
     one_error([*PREEMPT, str(path)], capsys, str(path), "JSON nested deeper than 100 levels")
 
 
-def test_a_snapshot_with_too_many_queues_is_refused_before_validation_and_the_limit_can_be_raised(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_snapshot_with_too_many_queues_is_refused_before_validation_and_the_limit_can_be_raised(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _write_json(tmp_path, _rest())
-    one_error([*PREEMPT, str(path), "--snapshot-limit", "queues=3"], capsys, f"{path}: $: the snapshot holds 15 queues, more than the limit of 3", "--snapshot-limit queues=15")
+    one_error(
+        [*PREEMPT, str(path), "--snapshot-limit", "queues=3"],
+        capsys,
+        f"{path}: $: the snapshot holds 15 queues, more than the limit of 3",
+        "--snapshot-limit queues=15",
+    )
     one_error([*PREEMPT, str(path), "--snapshot-limit", "queue=3"], capsys, "--snapshot-limit: expected NAME=N")
     status, out, _ = run([*PREEMPT, str(path), "--snapshot-limit", "queues=15", "--rounds", "1"], capsys)
     assert status == 0 and "Round 1" in out
@@ -179,25 +260,49 @@ def _first(case: dict[str, Any], op: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     "edit, fragment",
     [
-        (lambda c: _first(c, "ask").update(containers=2**63 - 1), "steps[1].containers: the case asks for 9,223,372,036,854,775,807 containers in one ask"),
-        (lambda c: _first(c, "edit_schedule").update(repeat=10**9), "steps[7].repeat: the case asks for 10,000,000,018 model steps"),
-        (lambda c: c["nodes"].extend({"name": f"x{i}", "memory_mb": 1024, "vcores": 1} for i in range(20_000)), "nodes: the case asks for 20,002 nodes, more than the limit of 200"),
-        (lambda c: c["nodes"].extend({"name": f"x{i}", "memory_mb": 1024, "vcores": 1} for i in range(1_000)) or c.update(limits={"nodes": 2_000}), "work (model steps x nodes)"),
+        (
+            lambda c: _first(c, "ask").update(containers=2**63 - 1),
+            "steps[1].containers: the case asks for 9,223,372,036,854,775,807 containers in one ask",
+        ),
+        (
+            lambda c: _first(c, "edit_schedule").update(repeat=10**9),
+            "steps[7].repeat: the case asks for 10,000,000,018 model steps",
+        ),
+        (
+            lambda c: c["nodes"].extend({"name": f"x{i}", "memory_mb": 1024, "vcores": 1} for i in range(20_000)),
+            "nodes: the case asks for 20,002 nodes, more than the limit of 200",
+        ),
+        (
+            lambda c: (
+                c["nodes"].extend({"name": f"x{i}", "memory_mb": 1024, "vcores": 1} for i in range(1_000))
+                or c.update(limits={"nodes": 2_000})
+            ),
+            "work (model steps x nodes)",
+        ),
         (lambda c: c.update(limits={"nodes": "many"}), "limits.nodes: expected an integer"),
-        (lambda c: c["conf"].update({"yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval": "1_0"}), "expected a whole number of milliseconds (a Java long, decimal or 0x hexadecimal), found '1_0'"),
+        (
+            lambda c: c["conf"].update({"yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval": "1_0"}),
+            "expected a whole number of milliseconds (a Java long, decimal or 0x hexadecimal), found '1_0'",
+        ),
     ],
     ids=["ask-2^63-1", "repeat-10^9", "20000-nodes", "work", "limits-type", "interval-underscore"],
 )
-def test_an_absurd_mockrm_case_is_refused_before_it_runs(edit: Any, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_absurd_mockrm_case_is_refused_before_it_runs(
+    edit: Any, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _write_json(tmp_path, _case(edit), "case.json")
     status, out, _ = run(["conform", str(path)], capsys)
     assert status == 1 and f"malformed case: {path}: " in out and fragment in out, out
 
 
-def test_a_mockrm_case_may_raise_its_limits_and_reads_hadoops_hexadecimal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_mockrm_case_may_raise_its_limits_and_reads_hadoops_hexadecimal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     def edit(case: dict[str, Any]) -> None:  # the case plays 41 model steps on 2 nodes
         case["limits"] = {"steps": 41, "work": 82}
-        case["conf"]["yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval"] = "0xEA60"  # 60000, as Hadoop reads it
+        case["conf"]["yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval"] = (
+            "0xEA60"  # 60000, as Hadoop reads it
+        )
 
     path = _write_json(tmp_path, _case(edit), "case.json")
     status, out, _ = run(["conform", str(path)], capsys)
@@ -229,13 +334,19 @@ def test_a_mockrm_case_may_raise_its_limits_and_reads_hadoops_hexadecimal(tmp_pa
         (["validate", "spark-placement", "--impl", "reference"], "--examples", "+3"),
     ],
 )
-def test_every_numeric_option_follows_the_grammar(argv: list[str], option: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_numeric_option_follows_the_grammar(
+    argv: list[str], option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     one_error([*argv, option, value], capsys, f"argument {option}: expected")
 
 
 def test_dot_limit_takes_ascii_digits_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     trace = EXAMPLES / "traces" / "async-double-commit-pre-8127.json"
-    one_error(["show", str(trace), "--dot", str(tmp_path / "g.dot"), "--dot-limit", "\u00b2"], capsys, "--dot-limit: expected a whole number, got '\u00b2'")
+    one_error(
+        ["show", str(trace), "--dot", str(tmp_path / "g.dot"), "--dot-limit", "\u00b2"],
+        capsys,
+        "--dot-limit: expected a whole number, got '\u00b2'",
+    )
 
 
 def test_no_option_of_any_sub_command_reads_a_number_with_int_or_float() -> None:
@@ -282,8 +393,16 @@ def test_a_hexadecimal_long_setting_is_read_by_config(tmp_path: Path, capsys: py
 # -- traces -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind, fault", [("deadlock", "kind is 'deadlock' but the property is 'node-used-is-sum-of-containers'"), ("invariant", "kind is 'invariant' but the property is 'deadlock', which only a deadlock trace names")])
-def test_a_trace_whose_kind_was_edited_is_not_replayed_as_that_kind(kind: str, fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "kind, fault",
+    [
+        ("deadlock", "kind is 'deadlock' but the property is 'node-used-is-sum-of-containers'"),
+        ("invariant", "kind is 'invariant' but the property is 'deadlock', which only a deadlock trace names"),
+    ],
+)
+def test_a_trace_whose_kind_was_edited_is_not_replayed_as_that_kind(
+    kind: str, fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     trace = json.loads((EXAMPLES / "traces" / "async-double-commit-pre-8127.json").read_text(encoding="utf-8"))
     trace["kind"] = kind
     if kind == "invariant":
@@ -292,7 +411,9 @@ def test_a_trace_whose_kind_was_edited_is_not_replayed_as_that_kind(kind: str, f
     one_error(["replay", str(path)], capsys, f"{path}: kind: {fault}")
 
 
-def test_a_dot_limit_below_the_traces_length_draws_the_cut_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_dot_limit_below_the_traces_length_draws_the_cut_graph(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Found by the numbers family: ``--dot-limit 3`` on a 20-step trace was a KeyError."""
     trace = EXAMPLES / "traces" / "async-double-commit-pre-8127.json"
     status, _, err = run(["show", str(trace), "--dot", str(tmp_path / "g.dot"), "--dot-limit", "3"], capsys)
@@ -300,9 +421,13 @@ def test_a_dot_limit_below_the_traces_length_draws_the_cut_graph(tmp_path: Path,
     assert (tmp_path / "g.dot").read_text(encoding="utf-8").startswith('digraph "capacity-scheduler"')
 
 
-def test_a_world_or_snapshot_named_with_a_line_break_is_named_quoted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_world_or_snapshot_named_with_a_line_break_is_named_quoted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Found by the world family: schema faults named the file unquoted, over two lines' worth."""
     path = world(tmp_path, "x = 1\n", "new\nline.toml")
-    one_error(["explore", "--world", str(path)], capsys, f"{ascii(str(path))}: $: 'configuration' is a required property")
+    one_error(
+        ["explore", "--world", str(path)], capsys, f"{ascii(str(path))}: $: 'configuration' is a required property"
+    )
     snapshot = _write_json(tmp_path, [1], "new\nline.json")
     one_error([*PREEMPT, str(snapshot)], capsys, f"{ascii(str(snapshot))}: $: a snapshot is a JSON object")

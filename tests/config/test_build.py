@@ -8,9 +8,9 @@ import pytest
 
 from yarnspec.impl.cluster import ClusterSnapshot, Node, Partition, Queue
 from yarnspec.impl.config.build import queues_for_snapshot
+from yarnspec.impl.config.hadoop_xml import HadoopConfiguration
 from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
 from yarnspec.impl.config.keys import MONITOR_ENABLE
-from yarnspec.impl.config.hadoop_xml import HadoopConfiguration
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, scheduler_configuration
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource
@@ -73,14 +73,19 @@ def test_maximum_in_a_label_falls_back_to_the_whole_partition_only_when_non_excl
 
 
 def test_root_has_the_whole_partition_even_without_a_label_capacity() -> None:
-    queues = build({**TWO, "root.a.accessible-node-labels.x.capacity": "100"}, DEFAULT, Partition("x", Resource.of(1000, 10)))
+    queues = build(
+        {**TWO, "root.a.accessible-node-labels.x.capacity": "100"}, DEFAULT, Partition("x", Resource.of(1000, 10))
+    )
     assert queues["root"].at("x").guaranteed == Resource.of(1000, 10)
     assert queues["root.a"].at("x").guaranteed == Resource.of(0, 0)  # root's own x capacity is 0
 
 
 def test_labels_must_be_partitions_of_the_cluster() -> None:
     conf = configure({**TWO, "root.a.accessible-node-labels": "gpu"})
-    with pytest.raises(InputError, match=r"^cs.xml:4: yarn.scheduler.capacity.root.a.accessible-node-labels: label 'gpu' is not a node label of the cluster \(its labels: none\)$"):
+    with pytest.raises(
+        InputError,
+        match=r"^cs.xml:4: yarn.scheduler.capacity.root.a.accessible-node-labels: label 'gpu' is not a node label of the cluster \(its labels: none\)$",
+    ):
         queues_for_snapshot(conf, [DEFAULT])
 
 
@@ -95,7 +100,12 @@ def test_partitions_are_checked() -> None:
 def test_preemption_is_disabled_everywhere_while_the_monitor_is_off() -> None:
     props = {**TWO, "root.a.disable_preemption": "true", "root.a.queues": "x", "root.a.x.capacity": "100"}
     on = build(props, DEFAULT)
-    assert {p: q.preemption_disabled for p, q in on.items()} == {"root": False, "root.a": True, "root.a.x": True, "root.b": False}
+    assert {p: q.preemption_disabled for p, q in on.items()} == {
+        "root": False,
+        "root.a": True,
+        "root.a.x": True,
+        "root.b": False,
+    }
     off = build(props, DEFAULT, extra={})
     assert all(q.preemption_disabled for q in off.values())
 

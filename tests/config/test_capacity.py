@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from yarnspec.impl.config.capacity import parse_resource, read_queue_tree
-from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, format_configuration
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, load_scheduler_configuration
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.resources import Resource, f32
@@ -65,7 +65,14 @@ def test_example_configuration_loads() -> None:
 
 
 def test_absolute_capacities_multiply_down_the_tree_in_java_floats() -> None:
-    tree = tree_of({"root.a.queues": "x,y", "root.a.x.capacity": "40", "root.a.y.capacity": "60", "root.a.x.maximum-capacity": "50"})
+    tree = tree_of(
+        {
+            "root.a.queues": "x,y",
+            "root.a.x.capacity": "40",
+            "root.a.y.capacity": "60",
+            "root.a.x.maximum-capacity": "50",
+        }
+    )
     x = tree["root.a.x"].at("")
     assert x.relative == f32(0.4)
     assert x.absolute == f32(f32(0.4) * f32(0.6))
@@ -93,7 +100,15 @@ def test_maximum_minus_one_means_100() -> None:
     assert tree_of({"root.a.maximum-capacity": "-1"})["root.a"].at("").absolute_maximum == 1.0
 
 
-@pytest.mark.parametrize(("a", "b", "c", "valid"), [("33.33", "33.33", "33.33", True), ("33.32", "33.32", "33.32", True), ("33.3", "33.3", "33.3", False), ("50", "25", "25.06", False)])
+@pytest.mark.parametrize(
+    ("a", "b", "c", "valid"),
+    [
+        ("33.33", "33.33", "33.33", True),
+        ("33.32", "33.32", "33.32", True),
+        ("33.3", "33.3", "33.3", False),
+        ("50", "25", "25.06", False),
+    ],
+)
 def test_children_sum_tolerance_is_hadoops(a: str, b: str, c: str, valid: bool) -> None:
     props = {"root.queues": "a,b,c", "root.a.capacity": a, "root.b.capacity": b, "root.c.capacity": c}
     if valid:
@@ -104,7 +119,13 @@ def test_children_sum_tolerance_is_hadoops(a: str, b: str, c: str, valid: bool) 
 
 
 def test_children_may_sum_to_zero_under_a_zero_parent_or_when_allowed() -> None:
-    zero_parent = {"root.a.capacity": "100", "root.b.capacity": "0", "root.b.queues": "x,y", "root.b.x.capacity": "0", "root.b.y.capacity": "0"}
+    zero_parent = {
+        "root.a.capacity": "100",
+        "root.b.capacity": "0",
+        "root.b.queues": "x,y",
+        "root.b.x.capacity": "0",
+        "root.b.y.capacity": "0",
+    }
     assert tree_of(zero_parent)["root.b.x"].at("").absolute == 0.0
     allowed = {"root.a.queues": "x", "root.a.x.capacity": "0", "root.a.allow-zero-capacity-sum": "true"}
     tree_of(allowed)
@@ -122,7 +143,13 @@ def test_weights_are_normalised_among_siblings() -> None:
 
 
 def test_absolute_resources_are_read() -> None:
-    tree = tree_of({"root.a.capacity": "[memory=2Gi, vcores=2]", "root.b.capacity": "[memory-mb=1024]", "root.a.maximum-capacity": "[memory=4096,vcores=4]"})
+    tree = tree_of(
+        {
+            "root.a.capacity": "[memory=2Gi, vcores=2]",
+            "root.b.capacity": "[memory-mb=1024]",
+            "root.a.maximum-capacity": "[memory=4096,vcores=4]",
+        }
+    )
     a = tree["root.a"].at("")
     assert tree["root.a"].mode == "absolute"
     assert a.capacity.resource == Resource.of(2048, 2) and a.maximum.resource == Resource.of(4096, 4)
@@ -132,7 +159,12 @@ def test_absolute_resources_are_read() -> None:
 
 def test_parse_resource_units_and_faults() -> None:
     assert parse_resource("[memory=1Ti]") == Resource.of(1024 * 1024, 0)
-    for text, fault in (("[]", "empty"), ("[memory]", "name=value"), ("[memory=1,memory=2]", "twice"), ("[vcores=2Gi]", "unit")):
+    for text, fault in (
+        ("[]", "empty"),
+        ("[memory]", "name=value"),
+        ("[memory=1,memory=2]", "twice"),
+        ("[vcores=2Gi]", "unit"),
+    ):
         with pytest.raises(ValueError, match=fault):
             parse_resource(text)
 
@@ -150,7 +182,13 @@ def test_disable_preemption_is_inherited_unless_set() -> None:
             "root.a.y.disable_preemption": "false",
         }
     )
-    assert [tree[p].disable_preemption for p in ("root", "root.a", "root.a.x", "root.a.y", "root.b")] == [False, True, True, False, False]
+    assert [tree[p].disable_preemption for p in ("root", "root.a", "root.a.x", "root.a.y", "root.b")] == [
+        False,
+        True,
+        True,
+        False,
+        False,
+    ]
 
 
 def test_state_is_inherited_and_stopped_parents_stop_children() -> None:
@@ -198,7 +236,11 @@ def test_a_queue_that_creates_children_is_not_a_leaf() -> None:
 
 
 def test_known_labels_accept_the_configured_ones() -> None:
-    props = {"root.a.accessible-node-labels": "gpu", "root.accessible-node-labels.gpu.capacity": "100", "root.a.accessible-node-labels.gpu.capacity": "100"}
+    props = {
+        "root.a.accessible-node-labels": "gpu",
+        "root.accessible-node-labels.gpu.capacity": "100",
+        "root.a.accessible-node-labels.gpu.capacity": "100",
+    }
     read_queue_tree(HadoopConfiguration.of(_full({**BASE, **props})), known_labels=["gpu", "ssd"])
 
 
@@ -209,11 +251,23 @@ def test_known_labels_accept_the_configured_ones() -> None:
     ("props", "warning"),
     [
         ({"root.c.capacity": "10"}, "queue root.c is not in yarn.scheduler.capacity.root.queues (children: a, b)"),
-        ({"root.a.accessible-node-labels.x.capacity": "100", "root.b.accessible-node-labels.x.capacity": "0"}, "no queue is guaranteed anything in label 'x'"),
-        ({"root.a.queues": "x", "root.a.x.capacity": "100", "root.b.queues": "x", "root.b.x.capacity": "100"}, "leaf name 'x' is used by root.a.x, root.b.x"),
+        (
+            {"root.a.accessible-node-labels.x.capacity": "100", "root.b.accessible-node-labels.x.capacity": "0"},
+            "no queue is guaranteed anything in label 'x'",
+        ),
+        (
+            {"root.a.queues": "x", "root.a.x.capacity": "100", "root.b.queues": "x", "root.b.x.capacity": "100"},
+            "leaf name 'x' is used by root.a.x, root.b.x",
+        ),
         ({"root.accessible-node-labels": "x"}, "ignored, root can use every label"),
         (
-            {"root.accessible-node-labels.x.capacity": "100", "root.a.accessible-node-labels.x.capacity": "100", "root.a.queues": "y", "root.a.y.capacity": "100", "root.a.y.accessible-node-labels.x.capacity": "100", "root.a.accessible-node-labels.x.capacity": None},
+            {
+                "root.accessible-node-labels.x.capacity": "100",
+                "root.a.queues": "y",
+                "root.a.y.capacity": "100",
+                "root.a.y.accessible-node-labels.x.capacity": "100",
+                "root.a.accessible-node-labels.x.capacity": None,
+            },
             "root.a.y gets nothing in label 'x'",
         ),
     ],
@@ -228,7 +282,11 @@ def test_suspicious_but_valid_settings_warn(props: dict[str, str | None], warnin
 
 
 def test_no_warning_for_templates_and_global_keys() -> None:
-    props = {"root.a.leaf-queue-template.capacity": "10", "maximum-applications": "100", "root.a.ordering-policy.fair.enable-size-based-weight": "true"}
+    props = {
+        "root.a.leaf-queue-template.capacity": "10",
+        "maximum-applications": "100",
+        "root.a.ordering-policy.fair.enable-size-based-weight": "true",
+    }
     assert tree_of(props).warnings == ()
 
 
@@ -239,12 +297,22 @@ FAILURES: list[tuple[str, dict[str, str | None], str, str, str]] = [
     ("children-sum", {"root.b.capacity": "30"}, "root.queues", "root.b.capacity='30'", "sum to 90, not 100"),
     (
         "label-sum",
-        {"root.accessible-node-labels.x.capacity": "100", "root.a.accessible-node-labels.x.capacity": "60", "root.b.accessible-node-labels.x.capacity": "30"},
+        {
+            "root.accessible-node-labels.x.capacity": "100",
+            "root.a.accessible-node-labels.x.capacity": "60",
+            "root.b.accessible-node-labels.x.capacity": "30",
+        },
         "root.queues",
         "x.capacity='30'",
         "for label 'x' sum to 90",
     ),
-    ("max-below-capacity", {"root.a.maximum-capacity": "50"}, "root.a.maximum-capacity", "'50'", "absolute capacity 60% is above the absolute maximum 50%"),
+    (
+        "max-below-capacity",
+        {"root.a.maximum-capacity": "50"},
+        "root.a.maximum-capacity",
+        "'50'",
+        "absolute capacity 60% is above the absolute maximum 50%",
+    ),
     ("capacity-above-100", {"root.a.capacity": "120"}, "root.a.capacity", "'120'", "in [0, 100]"),
     ("negative-capacity", {"root.a.capacity": "-5"}, "root.a.capacity", "'-5'", "in [0, 100]"),
     ("non-numeric", {"root.a.capacity": "sixty"}, "root.a.capacity", "'sixty'", "expected a percentage"),
@@ -257,48 +325,111 @@ FAILURES: list[tuple[str, dict[str, str | None], str, str, str]] = [
     ("root-without-children", {"root.queues": " "}, "root.queues", "' '", "at least one child"),
     (
         "inaccessible-label",
-        {"root.a.accessible-node-labels": "x", "root.accessible-node-labels.y.capacity": "100", "root.a.accessible-node-labels.y.capacity": "50", "root.b.accessible-node-labels.y.capacity": "50"},
+        {
+            "root.a.accessible-node-labels": "x",
+            "root.accessible-node-labels.y.capacity": "100",
+            "root.a.accessible-node-labels.y.capacity": "50",
+            "root.b.accessible-node-labels.y.capacity": "50",
+        },
         "root.a.accessible-node-labels.y.capacity",
         "'50'",
         "cannot access label 'y'",
     ),
-    ("percent-and-resource", {"root.a.capacity": "[memory=1024,vcores=1]"}, "root.b.capacity", "'40'", "sibling root.a's is a resource"),
+    (
+        "percent-and-resource",
+        {"root.a.capacity": "[memory=1024,vcores=1]"},
+        "root.b.capacity",
+        "'40'",
+        "sibling root.a's is a resource",
+    ),
     ("percent-and-weight", {"root.b.capacity": "2w"}, "root.b.capacity", "'2w'", "root.b's capacity is a weight"),
     ("zero-weight", {"root.a.capacity": "0w", "root.b.capacity": "1w"}, "root.a.capacity", "'0w'", "weight > 0"),
     ("bad-weight", {"root.a.capacity": "xw", "root.b.capacity": "1w"}, "root.a.capacity", "'xw'", "like 2w"),
-    ("weight-maximum", {"root.a.maximum-capacity": "2w"}, "root.a.maximum-capacity", "'2w'", "weight cannot be a maximum"),
-    ("resource-number", {"root.a.capacity": "[memory=abc]", "root.b.capacity": "[memory=1]"}, "root.a.capacity", "'[memory=abc]'", "not a whole number"),
-    ("resource-type", {"root.a.capacity": "[memory=1,yarn.io/gpu=1]", "root.b.capacity": "[memory=1]"}, "root.a.capacity", "gpu=1]'", "'yarn.io/gpu' is not modelled"),
+    (
+        "weight-maximum",
+        {"root.a.maximum-capacity": "2w"},
+        "root.a.maximum-capacity",
+        "'2w'",
+        "weight cannot be a maximum",
+    ),
+    (
+        "resource-number",
+        {"root.a.capacity": "[memory=abc]", "root.b.capacity": "[memory=1]"},
+        "root.a.capacity",
+        "'[memory=abc]'",
+        "not a whole number",
+    ),
+    (
+        "resource-type",
+        {"root.a.capacity": "[memory=1,yarn.io/gpu=1]", "root.b.capacity": "[memory=1]"},
+        "root.a.capacity",
+        "gpu=1]'",
+        "'yarn.io/gpu' is not modelled",
+    ),
     (
         "resource-max-below-min",
-        {"root.a.capacity": "[memory=2048,vcores=2]", "root.a.maximum-capacity": "[memory=1024,vcores=2]", "root.b.capacity": "[memory=1]"},
+        {
+            "root.a.capacity": "[memory=2048,vcores=2]",
+            "root.a.maximum-capacity": "[memory=1024,vcores=2]",
+            "root.b.capacity": "[memory=1]",
+        },
         "root.a.maximum-capacity",
         "'[memory=1024,vcores=2]'",
         "below the capacity [memory=2048,vcores=2]",
     ),
     (
         "resource-children-sum",
-        {"root.a.capacity": "[memory=4096,vcores=4]", "root.b.capacity": "[memory=1]", "root.a.queues": "x,y", "root.a.x.capacity": "[memory=3000,vcores=2]", "root.a.y.capacity": "[memory=2000,vcores=2]"},
+        {
+            "root.a.capacity": "[memory=4096,vcores=4]",
+            "root.b.capacity": "[memory=1]",
+            "root.a.queues": "x,y",
+            "root.a.x.capacity": "[memory=3000,vcores=2]",
+            "root.a.y.capacity": "[memory=2000,vcores=2]",
+        },
         "root.a.queues",
         "root.a.y.capacity='[memory=2000,vcores=2]'",
         "sum to <5000, 4>, more than root.a's <4096, 4>",
     ),
     (
         "resource-child-max-above-parent",
-        {"root.a.capacity": "[memory=4096,vcores=4]", "root.a.maximum-capacity": "[memory=8192,vcores=8]", "root.b.capacity": "[memory=1]", "root.a.queues": "x", "root.a.x.capacity": "[memory=1000,vcores=1]", "root.a.x.maximum-capacity": "[memory=9000,vcores=8]"},
+        {
+            "root.a.capacity": "[memory=4096,vcores=4]",
+            "root.a.maximum-capacity": "[memory=8192,vcores=8]",
+            "root.b.capacity": "[memory=1]",
+            "root.a.queues": "x",
+            "root.a.x.capacity": "[memory=1000,vcores=1]",
+            "root.a.x.maximum-capacity": "[memory=9000,vcores=8]",
+        },
         "root.a.x.maximum-capacity",
         "'[memory=9000,vcores=8]'",
         "above the parent root.a's maximum <8192, 8>",
     ),
     (
         "resource-parent-percent-child",
-        {"root.a.capacity": "[memory=4096,vcores=4]", "root.b.capacity": "[memory=1]", "root.a.queues": "x", "root.a.x.capacity": "100"},
+        {
+            "root.a.capacity": "[memory=4096,vcores=4]",
+            "root.b.capacity": "[memory=1]",
+            "root.a.queues": "x",
+            "root.a.x.capacity": "100",
+        },
         "root.a.x.capacity",
         "'100'",
         "its parent root.a's is a resource",
     ),
-    ("percent-max-on-resource", {"root.a.capacity": "[memory=1]", "root.b.capacity": "[memory=1]", "root.a.maximum-capacity": "50"}, "root.a.maximum-capacity", "'50'", "ignores a percentage maximum"),
-    ("resource-max-on-percent", {"root.a.maximum-capacity": "[memory=1]"}, "root.a.maximum-capacity", "'[memory=1]'", "not modelled"),
+    (
+        "percent-max-on-resource",
+        {"root.a.capacity": "[memory=1]", "root.b.capacity": "[memory=1]", "root.a.maximum-capacity": "50"},
+        "root.a.maximum-capacity",
+        "'50'",
+        "ignores a percentage maximum",
+    ),
+    (
+        "resource-max-on-percent",
+        {"root.a.maximum-capacity": "[memory=1]"},
+        "root.a.maximum-capacity",
+        "'[memory=1]'",
+        "not modelled",
+    ),
     (
         "mixed-forms-in-a-queue",
         {"root.accessible-node-labels.x.capacity": "100", "root.a.accessible-node-labels.x.capacity": "[memory=1]"},
@@ -308,40 +439,108 @@ FAILURES: list[tuple[str, dict[str, str | None], str, str, str]] = [
     ),
     (
         "labelled-max-minus-one",
-        {"root.a.accessible-node-labels.x.capacity": "50", "root.b.accessible-node-labels.x.capacity": "50", "root.a.accessible-node-labels.x.maximum-capacity": "-1"},
+        {
+            "root.a.accessible-node-labels.x.capacity": "50",
+            "root.b.accessible-node-labels.x.capacity": "50",
+            "root.a.accessible-node-labels.x.maximum-capacity": "-1",
+        },
         "root.a.accessible-node-labels.x.maximum-capacity",
         "'-1'",
         "in [0, 100]",
     ),
-    ("running-under-stopped", {"root.a.state": "STOPPED", "root.a.queues": "x", "root.a.x.capacity": "100", "root.a.x.state": "RUNNING"}, "root.a.x.state", "'RUNNING'", "parent root.a is STOPPED"),
+    (
+        "running-under-stopped",
+        {"root.a.state": "STOPPED", "root.a.queues": "x", "root.a.x.capacity": "100", "root.a.x.state": "RUNNING"},
+        "root.a.x.state",
+        "'RUNNING'",
+        "parent root.a is STOPPED",
+    ),
     ("bad-state", {"root.a.state": "PAUSED"}, "root.a.state", "'PAUSED'", "RUNNING or STOPPED"),
     ("leaf-ordering", {"root.a.ordering-policy": "lifo"}, "root.a.ordering-policy", "'lifo'", "leaf ordering policy"),
-    ("parent-ordering", {"root.ordering-policy": "fifo"}, "root.ordering-policy", "'fifo'", "parent queue ordering policy"),
+    (
+        "parent-ordering",
+        {"root.ordering-policy": "fifo"},
+        "root.ordering-policy",
+        "'fifo'",
+        "parent queue ordering policy",
+    ),
     (
         "labels-not-subset",
-        {"root.a.queues": "x", "root.a.x.capacity": "100", "root.a.accessible-node-labels": "l1", "root.a.x.accessible-node-labels": "l1,l2"},
+        {
+            "root.a.queues": "x",
+            "root.a.x.capacity": "100",
+            "root.a.accessible-node-labels": "l1",
+            "root.a.x.accessible-node-labels": "l1,l2",
+        },
         "root.a.x.accessible-node-labels",
         "'l1,l2'",
         "labels l2 are not accessible to the parent root.a",
     ),
     (
         "star-under-restricted",
-        {"root.a.queues": "x", "root.a.x.capacity": "100", "root.a.accessible-node-labels": "l1", "root.a.x.accessible-node-labels": "*"},
+        {
+            "root.a.queues": "x",
+            "root.a.x.capacity": "100",
+            "root.a.accessible-node-labels": "l1",
+            "root.a.x.accessible-node-labels": "*",
+        },
         "root.a.x.accessible-node-labels",
         "'*'",
         "more than the parent root.a may use",
     ),
-    ("bad-label-name", {"root.a.accessible-node-labels": "-x"}, "root.a.accessible-node-labels", "'-x'", "not a valid node label name"),
-    ("label-key-without-setting", {"root.a.accessible-node-labels.x": "5"}, "root.a.accessible-node-labels.x", "'5'", "expected a property named yarn.scheduler.capacity.root.a.accessible-node-labels.<label>.<setting>"),
-    ("default-label-inaccessible", {"root.a.accessible-node-labels": "l1", "root.a.default-node-label-expression": "l2"}, "root.a.default-node-label-expression", "'l2'", "cannot access label 'l2'"),
-    ("default-label-expression", {"root.a.default-node-label-expression": "l1&&l2"}, "root.a.default-node-label-expression", "'l1&&l2'", "one node label name"),
+    (
+        "bad-label-name",
+        {"root.a.accessible-node-labels": "-x"},
+        "root.a.accessible-node-labels",
+        "'-x'",
+        "not a valid node label name",
+    ),
+    (
+        "label-key-without-setting",
+        {"root.a.accessible-node-labels.x": "5"},
+        "root.a.accessible-node-labels.x",
+        "'5'",
+        "expected a property named yarn.scheduler.capacity.root.a.accessible-node-labels.<label>.<setting>",
+    ),
+    (
+        "default-label-inaccessible",
+        {"root.a.accessible-node-labels": "l1", "root.a.default-node-label-expression": "l2"},
+        "root.a.default-node-label-expression",
+        "'l2'",
+        "cannot access label 'l2'",
+    ),
+    (
+        "default-label-expression",
+        {"root.a.default-node-label-expression": "l1&&l2"},
+        "root.a.default-node-label-expression",
+        "'l1&&l2'",
+        "one node label name",
+    ),
     ("priority", {"root.a.priority": "high"}, "root.a.priority", "'high'", "whole number"),
-    ("am-share", {"root.a.maximum-am-resource-percent": "1.5"}, "root.a.maximum-am-resource-percent", "'1.5'", "in [0, 1]"),
+    (
+        "am-share",
+        {"root.a.maximum-am-resource-percent": "1.5"},
+        "root.a.maximum-am-resource-percent",
+        "'1.5'",
+        "in [0, 1]",
+    ),
     ("global-am-share", {"maximum-am-resource-percent": "-0.1"}, "maximum-am-resource-percent", "'-0.1'", "in [0, 1]"),
     ("user-limit-factor", {"root.a.user-limit-factor": "-2"}, "root.a.user-limit-factor", "'-2'", ">= 0 (or -1"),
-    ("user-limit-percent", {"root.a.minimum-user-limit-percent": "150"}, "root.a.minimum-user-limit-percent", "'150'", "in [0, 100]"),
+    (
+        "user-limit-percent",
+        {"root.a.minimum-user-limit-percent": "150"},
+        "root.a.minimum-user-limit-percent",
+        "'150'",
+        "in [0, 100]",
+    ),
     ("disable-preemption", {"root.a.disable_preemption": "yes"}, "root.a.disable_preemption", "'yes'", "true or false"),
-    ("substituted-value", {"root.b.capacity": "${b.share}", "yarn.b.share": "x"}, "root.b.capacity", "'${b.share}'", "refers to a property that is not set"),
+    (
+        "substituted-value",
+        {"root.b.capacity": "${b.share}", "yarn.b.share": "x"},
+        "root.b.capacity",
+        "'${b.share}'",
+        "refers to a property that is not set",
+    ),
 ]
 
 
@@ -370,4 +569,7 @@ def test_unknown_label_with_the_clusters_labels(tmp_path: Path) -> None:
     key = PREFIX + "root.a.accessible-node-labels"
     with pytest.raises(InputError) as caught:
         load_scheduler_configuration([path], known_labels=["ssd"])
-    assert str(caught.value) == f"{path}:{line_of(path, key)}: {key}: label 'gpu' is not a node label of the cluster (its labels: ssd)"
+    assert (
+        str(caught.value)
+        == f"{path}:{line_of(path, key)}: {key}: label 'gpu' is not a node label of the cluster (its labels: ssd)"
+    )

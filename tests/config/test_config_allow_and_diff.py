@@ -54,15 +54,24 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
             "labels-disabled",
             "yarn.node-labels.enabled",
         ),
-        ({PREFIX + "root.a.auto-create-child-queue.enabled": "true"}, "not-modelled", PREFIX + "root.a.auto-create-child-queue.enabled"),
         (
-            {"yarn.resourcemanager.scheduler.monitor.enable": "true", "yarn.resourcemanager.scheduler.monitor.policies": "x.Y"},
+            {PREFIX + "root.a.auto-create-child-queue.enabled": "true"},
+            "not-modelled",
+            PREFIX + "root.a.auto-create-child-queue.enabled",
+        ),
+        (
+            {
+                "yarn.resourcemanager.scheduler.monitor.enable": "true",
+                "yarn.resourcemanager.scheduler.monitor.policies": "x.Y",
+            },
             "monitor-without-policy",
             "yarn.resourcemanager.scheduler.monitor.policies",
         ),
     ],
 )
-def test_every_warning_has_a_stable_id_and_its_key(tmp_path: Path, extra: dict[str, str], warning_id: str, key: str) -> None:
+def test_every_warning_has_a_stable_id_and_its_key(
+    tmp_path: Path, extra: dict[str, str], warning_id: str, key: str
+) -> None:
     conf = load_scheduler_configuration([write(tmp_path / "capacity-scheduler.xml", {**BASE, **extra})])
     warnings = all_warnings(conf, lint(conf))
     assert [(w.id, w.key) for w in warnings] == [(warning_id, key)]
@@ -71,7 +80,9 @@ def test_every_warning_has_a_stable_id_and_its_key(tmp_path: Path, extra: dict[s
 
 def test_a_property_without_a_value_has_its_id(tmp_path: Path) -> None:
     path = tmp_path / "capacity-scheduler.xml"
-    text = format_configuration(BASE).replace("</configuration>", "<property><name>x.y</name></property></configuration>")
+    text = format_configuration(BASE).replace(
+        "</configuration>", "<property><name>x.y</name></property></configuration>"
+    )
     path.write_text(text, encoding="utf-8")
     [warning] = load_scheduler_configuration([path]).warnings
     assert isinstance(warning, ConfigWarning) and (warning.id, warning.key) == ("no-value", "x.y")
@@ -86,7 +97,9 @@ def test_ids_show_in_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture
     assert warning["id"] == "label-star" and warning["key"] == PREFIX + "root.accessible-node-labels"
 
 
-def test_the_allow_list_lets_strict_pass_and_counts_what_it_allowed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_allow_list_lets_strict_pass_and_counts_what_it_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     files = [str(CLUSTER / "capacity-scheduler-root-labels.xml"), str(CLUSTER / "yarn-site.xml")]
     status, out = run(["config", *files, "--strict"], capsys)
     assert status == 1 and "Exit 1 (--strict): 1 warning not allowed" in out
@@ -101,7 +114,11 @@ def test_the_allow_list_lets_strict_pass_and_counts_what_it_allowed(tmp_path: Pa
 
 @pytest.mark.parametrize(
     ("line", "fault"),
-    [("label-stra", "unknown warning id 'label-stra'"), ("label-star=", "the glob is empty"), ("=x", "unknown warning id ''")],
+    [
+        ("label-stra", "unknown warning id 'label-stra'"),
+        ("label-star=", "the glob is empty"),
+        ("=x", "unknown warning id ''"),
+    ],
 )
 def test_a_bad_allow_line_is_one_error_naming_file_and_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, fault: str
@@ -124,8 +141,12 @@ KEYS = st.from_regex(r"[a-z.\-_]{0,30}", fullmatch=True)
 GLOBS = st.from_regex(r"[a-z.*?\-_]{1,12}", fullmatch=True)
 
 
-@given(warning_id=st.sampled_from(sorted(WARNING_IDS)), other=st.sampled_from(sorted(WARNING_IDS)), key=KEYS, glob=GLOBS)
-def test_a_rule_allows_exactly_its_id_and_the_keys_its_glob_matches(warning_id: str, other: str, key: str, glob: str) -> None:
+@given(
+    warning_id=st.sampled_from(sorted(WARNING_IDS)), other=st.sampled_from(sorted(WARNING_IDS)), key=KEYS, glob=GLOBS
+)
+def test_a_rule_allows_exactly_its_id_and_the_keys_its_glob_matches(
+    warning_id: str, other: str, key: str, glob: str
+) -> None:
     plain = parse_rule(warning_id, "command line", "--allow")
     globbed = parse_rule(f"{warning_id}={glob}", "command line", "--allow")
     assert plain.allows(other, key) == (other == warning_id)
@@ -141,16 +162,22 @@ def test_diff_catches_a_typo_that_resets_user_limit_factor(capsys: pytest.Captur
     assert status == 0
     assert "root.eng.batch.nightly: changed\n    user-limit-factor 2 -> 1" in out
     assert f"Warnings of NEW ({new})\n  [unknown-key] " in out and "user-limit-facter" in out
-    status, out = run(["config", "--diff", str(old), str(new), str(CLUSTER / "yarn-site.xml"), "--strict", "--json"], capsys)
+    status, out = run(
+        ["config", "--diff", str(old), str(new), str(CLUSTER / "yarn-site.xml"), "--strict", "--json"], capsys
+    )
     document = json.loads(out)
     assert status == 1 and document["exit_reasons"] == ["--strict and NEW has 1 warning not allowed"]
     assert [w["id"] for w in document["new_warnings"]] == ["unknown-key"]
     allow = ["--allow", "unknown-key=*.user-limit-facter"]
-    status, out = run(["config", "--diff", str(old), str(new), str(CLUSTER / "yarn-site.xml"), "--strict", *allow], capsys)
+    status, out = run(
+        ["config", "--diff", str(old), str(new), str(CLUSTER / "yarn-site.xml"), "--strict", *allow], capsys
+    )
     assert status == 0 and "1 warning allowed (unknown-key x1)" in out
 
 
-def test_strict_diff_of_a_file_with_itself_says_why_it_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_strict_diff_of_a_file_with_itself_says_why_it_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path / "capacity-scheduler.xml", {**BASE, PREFIX + "root.accessible-node-labels": "*"})
     status, out = run(["config", "--diff", str(path), str(path), "--strict"], capsys)
     assert status == 1 and "No queue changes." in out

@@ -104,7 +104,9 @@ def test_the_documented_output_is_the_real_output(capsys: pytest.CaptureFixture[
     assert run([a.strip("'") for a in argv], capsys) == output
 
 
-def test_the_documented_error_is_the_real_error(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_documented_error_is_the_real_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     block = _doc_block("output: error")
     monkeypatch.chdir(tmp_path)
     text = (PROJECT / "docs" / "examples" / "capacity-scheduler.xml").read_text(encoding="utf-8")

@@ -36,7 +36,9 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 
 
 def test_typos_get_a_did_you_mean_and_unmodelled_settings_are_flagged(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = run(["config", str(CLUSTER / "capacity-scheduler-typos.xml"), str(CLUSTER / "yarn-site.xml"), "--json"], capsys)
+    status, out = run(
+        ["config", str(CLUSTER / "capacity-scheduler-typos.xml"), str(CLUSTER / "yarn-site.xml"), "--json"], capsys
+    )
     assert status == 0
     document = json.loads(out)
     hints = [w["text"] for w in document["warnings"] if "did you mean" in w["text"]]
@@ -44,7 +46,10 @@ def test_typos_get_a_did_you_mean_and_unmodelled_settings_are_flagged(capsys: py
     assert len(hints) == 3
     assert any(w.endswith("did you mean yarn.scheduler.capacity.root.prod.etl.maximum-capacity?") for w in hints)
     assert any(w.endswith("did you mean yarn.scheduler.capacity.node-locality-delay?") for w in hints)
-    assert any(w.endswith("did you mean yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor?") for w in hints)
+    assert any(
+        w.endswith("did you mean yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor?")
+        for w in hints
+    )
     # intra-queue preemption is modelled now (issue 13): only the auto-created queues are flagged
     assert [n["key"].rsplit(".", 2)[-2:] for n in document["not_modelled"]] == [["auto-create-child-queue", "enabled"]]
     assert document["ignored"] == ["yarn.scheduler.capacity.root.prod.etl.acl_submit_applications"]
@@ -65,7 +70,9 @@ def test_a_queue_reader_warning_counts_for_strict(tmp_path: Path, capsys: pytest
     assert status == 1 and "queue root.c is not in" in out and "did you mean" not in out
 
 
-WORD = st.from_regex(r"[a-z][a-z_-]{0,18}", fullmatch=True).filter(lambda w: w not in QUEUE_READ | QUEUE_IGNORED | {"a", "b"})
+WORD = st.from_regex(r"[a-z][a-z_-]{0,18}", fullmatch=True).filter(
+    lambda w: w not in QUEUE_READ | QUEUE_IGNORED | {"a", "b"}
+)
 
 
 @given(word=WORD)
@@ -75,10 +82,12 @@ def test_every_unknown_queue_setting_is_reported(word: str) -> None:
     assert [f.kind for f in lint(conf) if f.key == key] == ["unknown"]
 
 
-@given(setting=st.sampled_from(sorted(QUEUE_READ | QUEUE_IGNORED) ))
+@given(setting=st.sampled_from(sorted(QUEUE_READ | QUEUE_IGNORED)))
 def test_known_queue_settings_are_never_unknown(setting: str) -> None:
     key = f"yarn.scheduler.capacity.root.b.{setting}"
-    value = {"queues": "", "state": "RUNNING", "ordering-policy": "fifo", "accessible-node-labels": "*"}.get(setting, "true" if "enabled" in setting or setting in ("disable_preemption", "reservable") else "1")
+    value = {"queues": "", "state": "RUNNING", "ordering-policy": "fifo", "accessible-node-labels": "*"}.get(
+        setting, "true" if "enabled" in setting or setting in ("disable_preemption", "reservable") else "1"
+    )
     if setting in ("capacity", "queues"):
         return
     try:
@@ -91,7 +100,9 @@ def test_known_queue_settings_are_never_unknown(setting: str) -> None:
 # -- --diff ---------------------------------------------------------------------------------
 
 
-def diff(tmp_path: Path, old: dict[str, str], new: dict[str, str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, object]]:
+def diff(
+    tmp_path: Path, old: dict[str, str], new: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> tuple[int, dict[str, object]]:
     a = write(tmp_path / "old-capacity-scheduler.xml", old)
     b = write(tmp_path / "new-capacity-scheduler.xml", new)
     status, out = run(["config", "--diff", str(a), str(b), "--json"], capsys)
@@ -122,7 +133,11 @@ def test_removing_a_stopped_queue_is_accepted(where: str, tmp_path: Path, capsys
         new["yarn.scheduler.capacity.root.b.state"] = "STOPPED"
     status, result = diff(tmp_path, old, new, capsys)
     assert status == 0 and reasons(result) == []
-    assert {"queue": "root.b", "change": "removed", "details": [f"was leaf, {'STOPPED' if where == 'old' else 'RUNNING'}"]} in result["changes"]  # type: ignore[operator]
+    assert {
+        "queue": "root.b",
+        "change": "removed",
+        "details": [f"was leaf, {'STOPPED' if where == 'old' else 'RUNNING'}"],
+    } in result["changes"]  # type: ignore[operator]
 
 
 def _with_children(base: dict[str, str], state: str | None = None) -> dict[str, str]:
@@ -134,8 +149,12 @@ def _with_children(base: dict[str, str], state: str | None = None) -> dict[str, 
 
 def test_leaf_to_parent_needs_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, result = diff(tmp_path, BASE, _with_children(BASE), capsys)
-    assert status == 1 and reasons(result) == ["root.b: a leaf cannot become a parent unless it is STOPPED (it is RUNNING)"]
-    status, result = diff(tmp_path, {**BASE, "yarn.scheduler.capacity.root.b.state": "STOPPED"}, _with_children(BASE), capsys)
+    assert status == 1 and reasons(result) == [
+        "root.b: a leaf cannot become a parent unless it is STOPPED (it is RUNNING)"
+    ]
+    status, result = diff(
+        tmp_path, {**BASE, "yarn.scheduler.capacity.root.b.state": "STOPPED"}, _with_children(BASE), capsys
+    )
     assert status == 0, result
 
 
@@ -147,7 +166,9 @@ def test_parent_conversions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     status, result = diff(tmp_path, stopped_child, BASE, capsys)  # parent -> leaf: allowed
     assert status == 0, result
     managed = {**BASE, "yarn.scheduler.capacity.root.b.auto-create-child-queue.enabled": "true"}
-    status, result = diff(tmp_path, parent, {**parent, "yarn.scheduler.capacity.root.b.auto-create-child-queue.enabled": "true"}, capsys)
+    status, result = diff(
+        tmp_path, parent, {**parent, "yarn.scheduler.capacity.root.b.auto-create-child-queue.enabled": "true"}, capsys
+    )
     assert status == 1 and "cannot become an auto-creating parent" in reasons(result)[0]
     status, result = diff(tmp_path, managed, BASE, capsys)
     assert status == 1 and "cannot stop being one" in reasons(result)[0]
@@ -160,7 +181,10 @@ def test_diff_reports_resource_changes(tmp_path: Path, capsys: pytest.CaptureFix
     status, out = run(["config", "--diff", str(a), str(b), "--partition", "=1000:10"], capsys)
     assert status == 0
     # 0.7 as a Java float times 1000 is 699.99994: truncated per type, as Hadoop does
-    assert "root.a: changed\n    capacity 60 -> 70 (absolute 60% -> 70%)\n    guaranteed in \"\": <600, 6> -> <699, 6>" in out
+    assert (
+        'root.a: changed\n    capacity 60 -> 70 (absolute 60% -> 70%)\n    guaranteed in "": <600, 6> -> <699, 6>'
+        in out
+    )
     assert "Accepted by yarn rmadmin -refreshQueues" in out
 
 
@@ -171,7 +195,10 @@ def test_diff_with_an_invalid_new_configuration(tmp_path: Path, capsys: pytest.C
 
 
 def test_the_example_diff(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = run(["config", "--diff", str(CLUSTER / "capacity-scheduler.xml"), str(CLUSTER / "capacity-scheduler-next.xml")], capsys)
+    status, out = run(
+        ["config", "--diff", str(CLUSTER / "capacity-scheduler.xml"), str(CLUSTER / "capacity-scheduler-next.xml")],
+        capsys,
+    )
     assert status == 1
     assert "root.adhoc.sandbox: removed" in out and "root.eng.batch.backfill: a leaf cannot become a parent" in out
 
@@ -184,4 +211,6 @@ def test_missing_files_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> N
 def test_unknown_key_in_a_loaded_file_has_its_line(tmp_path: Path) -> None:
     path = write(tmp_path / "capacity-scheduler.xml", {**BASE, "yarn.scheduler.capacity.root.a.user-limit-facter": "2"})
     [finding] = [f for f in lint(load_scheduler_configuration([path])) if f.kind == "unknown"]
-    assert finding.location.startswith(f"{path}:") and finding.message.endswith("did you mean yarn.scheduler.capacity.root.a.user-limit-factor?")
+    assert finding.location.startswith(f"{path}:") and finding.message.endswith(
+        "did you mean yarn.scheduler.capacity.root.a.user-limit-factor?"
+    )

@@ -94,7 +94,8 @@ def test_float_grammar_never_raises_and_accepts_only_ascii_digits(text: str) -> 
 def test_every_getter_is_used_through_the_configuration() -> None:
     """The configuration's typed getters apply the grammar and name the property on refusal."""
     conf = HadoopConfiguration.of(
-        {"i": "\uff16\uff10", "u": "1_024", "l": "9223372036854775808", "f": "0.5f", "d": "1e999", "b": "fal\u017fe"}, "s.xml"
+        {"i": "\uff16\uff10", "u": "1_024", "l": "9223372036854775808", "f": "0.5f", "d": "1e999", "b": "fal\u017fe"},
+        "s.xml",
     )
     assert conf.get_int("i", 0) == 60
     assert conf.get_float("f", 0.0) == 0.5

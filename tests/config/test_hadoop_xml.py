@@ -81,9 +81,17 @@ MALFORMED = [
     ("<configuration><property><name>a</name><value><b/></value></property></configuration>", ":1", "inside <value>"),
     ("<configuration>\n<property><value>1</value></property>\n</configuration>", ":2", "without a <name>"),
     ("<configuration><property><name>a</name><name>b</name></property></configuration>", ":1", "<name> twice"),
-    ("<configuration>\n<property><name>a\nb</name><value>1</value></property></configuration>", ":2", "contains white space"),
+    (
+        "<configuration>\n<property><name>a\nb</name><value>1</value></property></configuration>",
+        ":2",
+        "contains white space",
+    ),
     ("<configuration><property nam='a'/></configuration>", ":1", "attribute 'nam'"),
-    ("<configuration>\n<property><name>a</name><value>1</value><final>yes</final></property>\n</configuration>", ":2", "'yes'"),
+    (
+        "<configuration>\n<property><name>a</name><value>1</value><final>yes</final></property>\n</configuration>",
+        ":2",
+        "'yes'",
+    ),
     (
         '<configuration xmlns:xi="http://www.w3.org/2001/XInclude">\n  <xi:include href="other.xml"/>\n</configuration>',
         ":2",
@@ -207,7 +215,15 @@ def test_system_properties_come_before_configuration() -> None:
 
 
 def test_environment_references_with_defaults() -> None:
-    files = [_file("f.xml", ("a", "${env.HOME}", False), ("b", "${env.NOPE:-x}", False), ("c", "${env.EMPTY-y}", False), ("d", "${env.EMPTY:-z}", False))]
+    files = [
+        _file(
+            "f.xml",
+            ("a", "${env.HOME}", False),
+            ("b", "${env.NOPE:-x}", False),
+            ("c", "${env.EMPTY-y}", False),
+            ("d", "${env.EMPTY:-z}", False),
+        )
+    ]
     conf = HadoopConfiguration.merge(files, environment={"HOME": "/h", "EMPTY": ""})
     assert [conf.get(k) for k in "abcd"] == ["/h", "x", "", "z"]
     with pytest.raises(InputError, match=r"f.xml:1: a: \$\{env.HOME\} refers to an environment variable"):
@@ -290,7 +306,9 @@ def _parsed(properties: dict[str, str], source: str) -> ConfigurationFile | tupl
         return exc.source, exc.place, exc.fault
 
 
-_INLINE_TEXT = st.text(alphabet=st.sampled_from("ab. \t&<>\u00e9") | st.characters(blacklist_categories=("Cs",)), max_size=6)
+_INLINE_TEXT = st.text(
+    alphabet=st.sampled_from("ab. \t&<>\u00e9") | st.characters(blacklist_categories=("Cs",)), max_size=6
+)
 
 
 @settings(max_examples=200)
@@ -302,7 +320,14 @@ def test_inline_keys_read_as_their_written_file_would(properties: dict[str, str]
 
 @pytest.mark.parametrize(
     "properties",
-    [{"a.b": "1", " c ": " spaced "}, {"a": ""}, {"a b": "1"}, {"": "1"}, {"a": "x & y", "b": "2"}, {"a": "two\nlines"}],
+    [
+        {"a.b": "1", " c ": " spaced "},
+        {"a": ""},
+        {"a b": "1"},
+        {"": "1"},
+        {"a": "x & y", "b": "2"},
+        {"a": "two\nlines"},
+    ],
 )
 def test_inline_keys_examples(properties: dict[str, str]) -> None:
     assert _read_back(properties, "w.toml [k]") == _parsed(properties, "w.toml [k]")
@@ -317,10 +342,18 @@ def test_inline_keys_too_many_for_a_file_are_refused_as_the_file_would_be(monkey
 
 
 @settings(max_examples=60)
-@given(st.lists(st.lists(st.tuples(st.sampled_from("abc"), st.integers(0, 9), st.booleans()), max_size=5), min_size=1, max_size=4))
+@given(
+    st.lists(
+        st.lists(st.tuples(st.sampled_from("abc"), st.integers(0, 9), st.booleans()), max_size=5),
+        min_size=1,
+        max_size=4,
+    )
+)
 def test_merge_keeps_the_first_final_else_the_last(files: list[list[tuple[str, int, bool]]]) -> None:
     parsed = [
-        parse_configuration(format_configuration([(n, str(v)) for n, v, _ in f], final=[n for n, _, fin in f if fin]), f"f{i}.xml")
+        parse_configuration(
+            format_configuration([(n, str(v)) for n, v, _ in f], final=[n for n, _, fin in f if fin]), f"f{i}.xml"
+        )
         for i, f in enumerate(files)
     ]
     merged = HadoopConfiguration.merge(parsed)

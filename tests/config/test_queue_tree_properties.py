@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from yarnspec.impl.cluster import Partition
 from yarnspec.impl.config.build import queues_for_snapshot
 from yarnspec.impl.config.capacity import read_queue_tree
+from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, format_configuration, parse_configuration
 from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
 from yarnspec.impl.config.keys import MONITOR_ENABLE
-from yarnspec.impl.config.hadoop_xml import HadoopConfiguration, format_configuration, parse_configuration
 from yarnspec.impl.config.scheduler import scheduler_configuration
 from yarnspec.impl.resources import Resource
 
@@ -52,7 +52,11 @@ def queue_trees(draw: st.DrawFn) -> Generated:
         count = draw(st.integers(1 if path == "root" else 0, 3 if depth < 3 else 0))
         if count == 0:
             return
-        names = draw(st.lists(st.from_regex(r"[a-z][a-z0-9_-]{0,5}", fullmatch=True), min_size=count, max_size=count, unique=True))
+        names = draw(
+            st.lists(
+                st.from_regex(r"[a-z][a-z0-9_-]{0,5}", fullmatch=True), min_size=count, max_size=count, unique=True
+            )
+        )
         cuts = sorted(draw(st.lists(st.integers(0, 1000), min_size=count - 1, max_size=count - 1)))
         tenths = [high - low for low, high in zip([0, *cuts], [*cuts, 1000])]
         props[f"{path}.queues"] = ",".join(names)

@@ -28,8 +28,17 @@ def write(tmp_path: Path, name: str, props: Mapping[str, str], final: tuple[str,
 
 
 def test_files_are_told_apart_and_merged_yarn_site_first(tmp_path: Path) -> None:
-    cs = write(tmp_path, "cs-prod.xml", {**QUEUES, PREEMPTION + "observe_only": "true", PREEMPTION + "monitoring_interval": "1000"})
-    site = write(tmp_path, "rm.xml", {PREEMPTION + "observe_only": "false", PREEMPTION + "monitoring_interval": "5000"}, final=(PREEMPTION + "monitoring_interval",))
+    cs = write(
+        tmp_path,
+        "cs-prod.xml",
+        {**QUEUES, PREEMPTION + "observe_only": "true", PREEMPTION + "monitoring_interval": "1000"},
+    )
+    site = write(
+        tmp_path,
+        "rm.xml",
+        {PREEMPTION + "observe_only": "false", PREEMPTION + "monitoring_interval": "5000"},
+        final=(PREEMPTION + "monitoring_interval",),
+    )
     for order in ([cs, site], [site, cs]):
         conf = load_scheduler_configuration(order)
         assert conf.sources == (str(site), str(cs))
@@ -66,21 +75,47 @@ def test_monitor_and_policies(tmp_path: Path) -> None:
 
 
 def test_substitution_and_system_properties_reach_every_setting(tmp_path: Path) -> None:
-    site = write(tmp_path, "yarn-site.xml", {"nm.memory": "16384", "yarn.scheduler.maximum-allocation-mb": "${nm.memory}", "yarn.scheduler.maximum-allocation-vcores": "${cores}"})
-    conf = load_scheduler_configuration([write(tmp_path, "capacity-scheduler.xml", QUEUES), site], system_properties={"cores": "12"})
+    site = write(
+        tmp_path,
+        "yarn-site.xml",
+        {
+            "nm.memory": "16384",
+            "yarn.scheduler.maximum-allocation-mb": "${nm.memory}",
+            "yarn.scheduler.maximum-allocation-vcores": "${cores}",
+        },
+    )
+    conf = load_scheduler_configuration(
+        [write(tmp_path, "capacity-scheduler.xml", QUEUES), site], system_properties={"cores": "12"}
+    )
     assert conf.allocation.maximum == Resource.of(16384, 12)
 
 
 def test_labels_without_node_labels_enabled_warn(tmp_path: Path) -> None:
-    cs = write(tmp_path, "capacity-scheduler.xml", {**QUEUES, PREFIX + "root.accessible-node-labels.x.capacity": "100", PREFIX + "root.a.accessible-node-labels.x.capacity": "100"})
+    cs = write(
+        tmp_path,
+        "capacity-scheduler.xml",
+        {
+            **QUEUES,
+            PREFIX + "root.accessible-node-labels.x.capacity": "100",
+            PREFIX + "root.a.accessible-node-labels.x.capacity": "100",
+        },
+    )
     assert any("yarn.node-labels.enabled is not true" in w for w in load_scheduler_configuration([cs]).warnings)
     site = write(tmp_path, "yarn-site.xml", {"yarn.node-labels.enabled": "true"})
     assert load_scheduler_configuration([cs, site]).warnings == ()
 
 
 SITE_FAILURES = [
-    (RESOURCE_CALCULATOR, "org.example.MyCalculator", "expected one of org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"),
-    ("yarn.resourcemanager.scheduler.class", "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler", "not modelled"),
+    (
+        RESOURCE_CALCULATOR,
+        "org.example.MyCalculator",
+        "expected one of org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator",
+    ),
+    (
+        "yarn.resourcemanager.scheduler.class",
+        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler",
+        "not modelled",
+    ),
     (MONITOR_ENABLE, "on", "true or false"),
     (PREEMPTION + "total_preemption_per_round", "lots", "expected a number"),
     (PREEMPTION + "max_wait_before_kill", "-1", "milliseconds >= 0"),

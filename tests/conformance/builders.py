@@ -16,7 +16,14 @@ from yarnspec.checks.conformance import hadoop
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.cluster import ClusterSnapshot, Container
 from yarnspec.impl.preemption.config import PreemptionConfig
-from yarnspec.impl.preemption.result import EventType, PolicyState, PreemptionEvent, QueueTarget, RoundResult, SelectorResult
+from yarnspec.impl.preemption.result import (
+    EventType,
+    PolicyState,
+    PreemptionEvent,
+    QueueTarget,
+    RoundResult,
+    SelectorResult,
+)
 from yarnspec.impl.resources import ZERO, Resource
 
 P = "yarn.resourcemanager.monitor.capacity.preemption."
@@ -102,7 +109,12 @@ class ScriptedPolicy:
     round_index: int = 0
 
     def __call__(
-        self, snapshot: ClusterSnapshot, config: PreemptionConfig, calc: ResourceCalculator, now_ms: int, state: PolicyState | None = None
+        self,
+        snapshot: ClusterSnapshot,
+        config: PreemptionConfig,
+        calc: ResourceCalculator,
+        now_ms: int,
+        state: PolicyState | None = None,
     ) -> RoundResult:
         self.round_index = 0 if state is None else self.round_index + 1
         index = self.round_index

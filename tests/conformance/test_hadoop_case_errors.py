@@ -42,12 +42,32 @@ def quiet_policy(monkeypatch: pytest.MonkeyPatch) -> ScriptedPolicy:
 @pytest.mark.parametrize(
     "field, text, place, fragment",
     [
-        ("queuesConfig", "root(=[100 100 0 0]);-a(=[50 100 0 0]);-b(=[100 200 0)", "input.queuesConfig", "expression 2 '-b(=[100 200 0)'"),
+        (
+            "queuesConfig",
+            "root(=[100 100 0 0]);-a(=[50 100 0 0]);-b(=[100 200 0)",
+            "input.queuesConfig",
+            "expression 2 '-b(=[100 200 0)'",
+        ),
         ("labelsConfig", "=100,sometimes", "input.labelsConfig", "expression 0 '=100,sometimes': exclusivity"),
         ("nodesConfig", "n1=;n2=nowhere", "input.nodesConfig", "expression 1 'n2=nowhere': partition 'nowhere'"),
-        ("appsConfig", "a\t(1,1,n1,,40,false);c\t(1,1,n1,,1,false)", "input.appsConfig", "expression 1 'c\\t(1,1,n1,,1,false)': no queue 'c'"),
-        ("appsConfig", "a\t(1,1,n1,,40,false)\t50\tmaybe", "input.appsConfig", "schedulable flag after the third TAB must be true or false, found 'maybe'"),
-        ("appsConfig", "a\t(1,1,n1,,40,false)\t\tfalse", "input.appsConfig", "schedulable flag after the third TAB needs a user-limit percent"),
+        (
+            "appsConfig",
+            "a\t(1,1,n1,,40,false);c\t(1,1,n1,,1,false)",
+            "input.appsConfig",
+            "expression 1 'c\\t(1,1,n1,,1,false)': no queue 'c'",
+        ),
+        (
+            "appsConfig",
+            "a\t(1,1,n1,,40,false)\t50\tmaybe",
+            "input.appsConfig",
+            "schedulable flag after the third TAB must be true or false, found 'maybe'",
+        ),
+        (
+            "appsConfig",
+            "a\t(1,1,n1,,40,false)\t\tfalse",
+            "input.appsConfig",
+            "schedulable flag after the third TAB needs a user-limit percent",
+        ),
         ("appsConfig", "a\t(1,1,n1,,40,false)\t50\tfalse\tx", "input.appsConfig", "at most four TAB-separated fields"),
     ],
 )
@@ -74,18 +94,46 @@ def test_malformed_qdata_cell(tmp_path: Path) -> None:
         ("not a list", "rounds", "expected a list, found a string"),
         ([], "rounds", "at least one round"),
         ([{"expect": {"app": 1}}], "rounds[0].expect", "expected a list, found an object"),
-        ([{"expect": [{"app": 1, "event": "MARK_CONTAINER_FOR_PREEMPTION", "count": "10"}]}], "rounds[0].expect[0].count", "expected an integer, found a string '10'"),
+        (
+            [{"expect": [{"app": 1, "event": "MARK_CONTAINER_FOR_PREEMPTION", "count": "10"}]}],
+            "rounds[0].expect[0].count",
+            "expected an integer, found a string '10'",
+        ),
         ([{"expect": [{"app": 1, "count": 1}]}], "rounds[0].expect[0].event", "missing required field"),
         ([{"expect": [{"app": 1, "event": "any", "never": False}]}], "rounds[0].expect[0].never", "only 'never: true'"),
-        ([{"expect": [{"app": 1, "event": "any", "never": True, "count": 0}]}], "rounds[0].expect[0]", "exactly one of 'count' and 'never'"),
-        ([{"expect": [{"app": "appA", "event": "any", "count": 1}]}], "rounds[0].expect[0].app", "expected an application number or 'any'"),
+        (
+            [{"expect": [{"app": 1, "event": "any", "never": True, "count": 0}]}],
+            "rounds[0].expect[0]",
+            "exactly one of 'count' and 'never'",
+        ),
+        (
+            [{"expect": [{"app": "appA", "event": "any", "count": 1}]}],
+            "rounds[0].expect[0].app",
+            "expected an application number or 'any'",
+        ),
         ([{"clock_ms": -1, "expect": []}], "rounds[0].clock_ms", "expected an integer >= 0"),
         ([{"expect": [], "counts_are_cumulative": "yes"}], "rounds[0].counts_are_cumulative", "expected true or false"),
-        ([{"expect": [], "state_asserts": [{"queue": "root.a", "field": "idealAssigned", "memory": "33"}]}], "rounds[0].state_asserts[0].memory", "expected an integer"),
-        ([{"expect": [], "state_asserts": [{"queue": "root.z", "field": "idealAssigned", "memory": 33}]}], "rounds[0].state_asserts[0].queue", "queue 'root.z' is not in the input"),
-        ([{"expect": [], "parser_asserts": {"node_count": "three"}}], "rounds[0].parser_asserts.node_count", "expected an integer"),
+        (
+            [{"expect": [], "state_asserts": [{"queue": "root.a", "field": "idealAssigned", "memory": "33"}]}],
+            "rounds[0].state_asserts[0].memory",
+            "expected an integer",
+        ),
+        (
+            [{"expect": [], "state_asserts": [{"queue": "root.z", "field": "idealAssigned", "memory": 33}]}],
+            "rounds[0].state_asserts[0].queue",
+            "queue 'root.z' is not in the input",
+        ),
+        (
+            [{"expect": [], "parser_asserts": {"node_count": "three"}}],
+            "rounds[0].parser_asserts.node_count",
+            "expected an integer",
+        ),
         ([{"expect": [], "sorted_order": ["a"]}], "rounds[0].sorted_order", "belongs to unit cases"),
-        ([{"expect": [], "conf_change": {P + "observe_only": "maybe"}}], f'rounds[0].conf_change["{P}observe_only"]', "expected true or false"),
+        (
+            [{"expect": [], "conf_change": {P + "observe_only": "maybe"}}],
+            f'rounds[0].conf_change["{P}observe_only"]',
+            "expected true or false",
+        ),
     ],
 )
 def test_malformed_case_shape(tmp_path: Path, rounds: Any, place: str, fragment: str) -> None:
@@ -98,12 +146,24 @@ def test_malformed_case_shape(tmp_path: Path, rounds: Any, place: str, fragment:
     [
         ({"resource_calculator": "fair"}, "resource_calculator", "unknown calculator 'fair'"),
         ({"resource_calculator": 1}, "resource_calculator", "expected a string"),
-        ({"conf": {P + "total_preemption_per_round": "lots"}}, f'conf["{P}total_preemption_per_round"]', "expected a number"),
+        (
+            {"conf": {P + "total_preemption_per_round": "lots"}},
+            f'conf["{P}total_preemption_per_round"]',
+            "expected a number",
+        ),
         ({"conf": ["x"]}, "conf", "expected an object"),
         ({"conf_from_harness": [1]}, "conf_from_harness[0]", "expected a string"),
-        ({"conf": {"yarn.scheduler.capacity.resource-calculator": "org.example.Mine"}}, 'conf["yarn.scheduler.capacity.resource-calculator"]', "unknown calculator class"),
         (
-            {"conf": {"yarn.scheduler.capacity.resource-calculator": "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"}},
+            {"conf": {"yarn.scheduler.capacity.resource-calculator": "org.example.Mine"}},
+            'conf["yarn.scheduler.capacity.resource-calculator"]',
+            "unknown calculator class",
+        ),
+        (
+            {
+                "conf": {
+                    "yarn.scheduler.capacity.resource-calculator": "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"
+                }
+            },
             'conf["yarn.scheduler.capacity.resource-calculator"]',
             "but resource_calculator says 'default'",
         ),
@@ -140,11 +200,27 @@ def test_invalid_json_names_line_and_column(tmp_path: Path) -> None:
     "change, fragment",
     [
         ({"notation": "yaml-matrix"}, "notation 'yaml-matrix'"),
-        ({"rounds": [{"expect": [{"app": 1, "event": "PREEMPT_CONTAINER", "count": 1}]}]}, "rounds[0].expect[0].event: event 'PREEMPT_CONTAINER' is not one the model sends"),
-        ({"rounds": [{"expect": [{"app": 1, "event": "any", "count": 1, "container_rack": "r1"}]}]}, "rounds[0].expect[0].container_rack: field 'container_rack' is not read"),
+        (
+            {"rounds": [{"expect": [{"app": 1, "event": "PREEMPT_CONTAINER", "count": 1}]}]},
+            "rounds[0].expect[0].event: event 'PREEMPT_CONTAINER' is not one the model sends",
+        ),
+        (
+            {"rounds": [{"expect": [{"app": 1, "event": "any", "count": 1, "container_rack": "r1"}]}]},
+            "rounds[0].expect[0].container_rack: field 'container_rack' is not read",
+        ),
         ({"rounds": [{"expect": [], "wait_ms": 5}]}, "rounds[0].wait_ms"),
         ({"seed": 7}, "seed: field 'seed'"),
-        ({"rounds": [{"expect": [], "state_asserts": [{"queue": "root.a", "field": "pendingDeductReserved", "memory": 1}]}]}, "internal value 'pendingDeductReserved'"),
+        (
+            {
+                "rounds": [
+                    {
+                        "expect": [],
+                        "state_asserts": [{"queue": "root.a", "field": "pendingDeductReserved", "memory": 1}],
+                    }
+                ]
+            },
+            "internal value 'pendingDeductReserved'",
+        ),
         ({"rounds": [{"expect": [], "parser_asserts": {"queue_weights": {}}}]}, "parser assertion 'queue_weights'"),
     ],
 )
@@ -157,7 +233,13 @@ def test_unknown_notation_event_or_field_is_unsupported(tmp_path: Path, change: 
 
 
 def test_explanatory_keys_are_accepted_anywhere(tmp_path: Path) -> None:
-    rounds = [{"expect": [{"app": 1, "event": "any", "never": True, "why_note": "x"}], "round_comment": "y", "derived": {"z": 1}}]
+    rounds = [
+        {
+            "expect": [{"app": 1, "event": "any", "never": True, "why_note": "x"}],
+            "round_comment": "y",
+            "derived": {"z": 1},
+        }
+    ]
     outcome = run(tmp_path, mock_case(rounds, notes="n", derived={"q": 2}))
     assert outcome.verdict is CaseVerdict.PASS, outcome
 
@@ -186,17 +268,24 @@ def test_not_modelled_is_unsupported(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr("yarnspec.checks.conformance.hadoop.edit_schedule", refuse)
     outcome = run(tmp_path, mock_case(ONE_ROUND))
     assert outcome.verdict is CaseVerdict.UNSUPPORTED
-    assert outcome.detail == "rounds[0]: the model does not cover this case: intra-queue preemption (intra-queue-preemption.enabled=true)"
+    assert (
+        outcome.detail
+        == "rounds[0]: the model does not cover this case: intra-queue preemption (intra-queue-preemption.enabled=true)"
+    )
 
 
-def test_a_crash_in_the_policy_is_a_failed_case_not_a_crashed_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crash_in_the_policy_is_a_failed_case_not_a_crashed_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def crash(*args: Any, **kwargs: Any) -> Any:
         return 1 // 0
 
     monkeypatch.setattr("yarnspec.checks.conformance.hadoop.edit_schedule", crash)
     outcome = run(tmp_path, mock_case(ONE_ROUND))
     assert outcome.verdict is CaseVerdict.FAIL
-    assert outcome.detail.startswith("rounds[0] (the policy raised): expected 'a completed editSchedule round', got 'ZeroDivisionError")
+    assert outcome.detail.startswith(
+        "rounds[0] (the policy raised): expected 'a completed editSchedule round', got 'ZeroDivisionError"
+    )
     assert "test_hadoop_case_errors.py:" in outcome.detail
 
 
@@ -207,7 +296,9 @@ def test_cli_on_a_bad_file_exits_1_with_one_fail_line_and_no_traceback(tmp_path:
     case = mock_case(ONE_ROUND)
     case["input"]["queuesConfig"] = "root(=[100 100 0 0]);-a(=[50 100 0 0]);-b(=[100 200 0)"
     path = write_case(tmp_path, case, "badfile")
-    result = subprocess.run([sys.executable, "-m", "yarnspec.checks.cli", "conform", str(path)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "yarnspec.checks.cli", "conform", str(path)], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     lines = result.stdout.strip().splitlines()

@@ -16,8 +16,9 @@ import pytest
 
 from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.mock_rm import run_case
-from yarnspec.checks.conformance.outcome import ExpectationMismatch, CaseVerdict
+from yarnspec.checks.conformance.outcome import CaseVerdict, ExpectationMismatch
 from yarnspec.checks.conformance.paths import BUILTIN_CASES
+from yarnspec.impl.config.keys import LAZY_PREEMPTION_ENABLED
 
 FOLDER = BUILTIN_CASES / "hadoop-lazy-preemption" / "TestCapacitySchedulerLazyPreemption"
 #: The upstream class's test methods at release-3.3.0-RC0 (read from the Java file), with the
@@ -68,8 +69,20 @@ def test_without_lazy_preemption_the_policy_kills_and_the_simple_case_fails() ->
     [
         ("testSimplePreemption", 10, "live_containers", {"app1": 7}, "steps[10].live_containers.app1"),
         ("testSimplePreemption", 10, "preempted_containers", {"root.b": 1}, "steps[10].preempted_containers.root.b"),
-        ("testSimplePreemption", 8, "killable", [{"queue": "root.a", "count": 1, "first_app": "app2"}], "steps[8].killable[0].first_app"),
-        ("testPreemptionPolicyShouldRespectAlreadyMarkedKillableContainers", 15, "to_preempt", 0, "steps[15].to_preempt"),
+        (
+            "testSimplePreemption",
+            8,
+            "killable",
+            [{"queue": "root.a", "count": 1, "first_app": "app2"}],
+            "steps[8].killable[0].first_app",
+        ),
+        (
+            "testPreemptionPolicyShouldRespectAlreadyMarkedKillableContainers",
+            15,
+            "to_preempt",
+            0,
+            "steps[15].to_preempt",
+        ),
         ("testPreemptionConsidersUserLimit", 5, "unallocated_mb", {"h2": 1024}, "steps[5].unallocated_mb.h2"),
     ],
 )
@@ -87,7 +100,10 @@ def test_a_remembered_killable_container_missing_from_the_set_fails() -> None:
     case = _case("testPreemptionPolicyShouldRespectAlreadyMarkedKillableContainers")
     steps = case["steps"]
     remember = {"op": "remember_killable", "queue": "root.a", "as": "later"}
-    case["steps"] = steps + [remember, {"op": "expect", "killable": [{"queue": "root.c", "count": 0, "includes": "later"}]}]
+    case["steps"] = steps + [
+        remember,
+        {"op": "expect", "killable": [{"queue": "root.c", "count": 0, "includes": "later"}]},
+    ]
     with pytest.raises(ExpectationMismatch) as caught:
         run_case(case)
     assert caught.value.place == f"steps[{len(steps) + 1}].killable[0].includes"
@@ -137,9 +153,13 @@ def _edit(edit: str) -> dict[str, Any]:
         ("request out of range", "steps[1].request", "app1 has 1 request(s)"),
     ],
 )
-def test_a_malformed_case_is_one_line_naming_the_file_and_place(tmp_path: Path, edit: str, place: str, fragment: str) -> None:
+def test_a_malformed_case_is_one_line_naming_the_file_and_place(
+    tmp_path: Path, edit: str, place: str, fragment: str
+) -> None:
     path = _write(tmp_path, _edit(edit))
-    done = subprocess.run([sys.executable, "-m", "yarnspec.checks.cli", "conform", str(path)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "yarnspec.checks.cli", "conform", str(path)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode != 0 and "Traceback" not in done.stderr
     (line,) = [text for text in done.stdout.splitlines() if text.startswith("FAIL")]
     assert f"malformed case: {path}: {place}" in line and fragment in line, line

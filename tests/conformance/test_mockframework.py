@@ -53,7 +53,15 @@ def test_resource_strings(text: str, types: ResourceTypes, expected: Resource) -
     assert mf.parse_resource(text, types) == expected
 
 
-@pytest.mark.parametrize("text, fault", [("5:3:2", "the registered types are memory-mb, vcores"), ("5:x", "not whole numbers"), ("-5", "not whole numbers"), ("", "not whole numbers")])
+@pytest.mark.parametrize(
+    "text, fault",
+    [
+        ("5:3:2", "the registered types are memory-mb, vcores"),
+        ("5:x", "not whole numbers"),
+        ("-5", "not whole numbers"),
+        ("", "not whole numbers"),
+    ],
+)
 def test_bad_resource_strings(text: str, fault: str) -> None:
     with pytest.raises(ValueError, match=fault):
         mf.parse_resource(text, TWO)
@@ -63,7 +71,9 @@ def test_registered_types_come_from_resource_types_and_extra_resource_types() ->
     assert mf.resource_types({"resource_types": ["memory-mb", "vcores", "res1"]}, "input") == THREE
     assert mf.resource_types({"extra_resource_types": [{"name": "res1", "units": ""}]}, "input") == THREE
     with pytest.raises(CaseFormatError, match="differ from resource_types"):
-        mf.resource_types({"resource_types": ["memory-mb", "vcores", "res1"], "extra_resource_types": [{"name": "gpu"}]}, "input")
+        mf.resource_types(
+            {"resource_types": ["memory-mb", "vcores", "res1"], "extra_resource_types": [{"name": "gpu"}]}, "input"
+        )
     with pytest.raises(CaseFormatError, match="must start with"):
         mf.resource_types({"resource_types": ["vcores", "memory-mb"]}, "input")
 
@@ -110,7 +120,9 @@ def test_queue_figures_per_partition_with_optional_reserved() -> None:
 
 
 def test_pending_net_of_reserved_is_not_clamped() -> None:
-    queues = parse(queuesConfig="root(=[100 100 60 10]);-a(=[60 100 50 2:1 5:3]);-b(=[40 100 10 0])", appsConfig="").snapshot.queues
+    queues = parse(
+        queuesConfig="root(=[100 100 60 10]);-a(=[60 100 50 2:1 5:3]);-b(=[40 100 10 0])", appsConfig=""
+    ).snapshot.queues
     assert queues["root.a"].at("").pending_net_reserved == Resource.of(-3, -2)
 
 
@@ -142,7 +154,11 @@ def test_a_queue_followed_by_a_sibling_with_children_is_a_childless_parent() -> 
 
 def test_applications_are_numbered_from_one_in_order_with_their_tokens() -> None:
     parsed = parse()
-    assert [(a.app_id, a.queue) for a in parsed.snapshot.apps.values()] == [(1, "root.a.a1"), (2, "root.b"), (3, "root.a.a1")]
+    assert [(a.app_id, a.queue) for a in parsed.snapshot.apps.values()] == [
+        (1, "root.a.a1"),
+        (2, "root.b"),
+        (3, "root.a.a1"),
+    ]
     assert dict(parsed.app_tokens) == {1: "a1", 2: "root.b", 3: "a1"}
     container = parsed.snapshot.containers_by_app[2][0]
     assert parsed.queue_string(container) == "root.b"
@@ -229,8 +245,16 @@ def test_three_resource_types() -> None:
 @pytest.mark.parametrize(
     "field, text, fragment",
     [
-        ("queuesConfig", "root(=[100 100 0 0]);-a(=[50 100 0 0]);-b(=[100 200 0)", "expression 2 '-b(=[100 200 0)': cannot read partition entry at '=[100 200 0'"),
-        ("queuesConfig", "root(=[100 100 0 0]);-a(=[50 100 0])", "expression 1 '-a(=[50 100 0])': partition '': expected 4 or 5 resources"),
+        (
+            "queuesConfig",
+            "root(=[100 100 0 0]);-a(=[50 100 0 0]);-b(=[100 200 0)",
+            "expression 2 '-b(=[100 200 0)': cannot read partition entry at '=[100 200 0'",
+        ),
+        (
+            "queuesConfig",
+            "root(=[100 100 0 0]);-a(=[50 100 0])",
+            "expression 1 '-a(=[50 100 0])': partition '': expected 4 or 5 resources",
+        ),
         ("queuesConfig", "root(=[100 100 0 0]);-a(z=[50 100 0 0])", "partition 'z' is not in labelsConfig"),
         ("queuesConfig", "root(=[100 100 0 0]);-a(=[50 100 0 0],=[1 1 1 1])", "partition '' is given twice"),
         ("queuesConfig", "-a(=[50 100 0 0])", "the first queue must be the root"),
@@ -302,7 +326,9 @@ def queue_trees(draw: st.DrawFn) -> list[tuple[int, str, tuple[int, int, int, in
 
 @settings(max_examples=60)
 @given(queue_trees())
-def test_rendered_trees_parse_back_to_the_same_shape_and_figures(lines: list[tuple[int, str, tuple[int, int, int, int, int]]]) -> None:
+def test_rendered_trees_parse_back_to_the_same_shape_and_figures(
+    lines: list[tuple[int, str, tuple[int, int, int, int, int]]],
+) -> None:
     text = ";".join(f"{'-' * depth}{name}(=[{' '.join(str(v) for v in f)}])" for depth, name, f in lines)
     queues = parse(queuesConfig=text, appsConfig="").snapshot.queues
     assert len(queues) == len(lines)

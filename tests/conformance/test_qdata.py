@@ -126,7 +126,13 @@ def test_application_ids_run_left_to_right_over_leaves() -> None:
         "root.queueD.queueE": [3],
         "root.queueD.queueF": [4],
     }
-    assert [a.test_constant for column in parsed.columns for a in column.apps] == ["appA", "appB", "appC", "appD", "appE"]
+    assert [a.test_constant for column in parsed.columns for a in column.apps] == [
+        "appA",
+        "appB",
+        "appC",
+        "appD",
+        "appE",
+    ]
 
 
 def test_app_f_is_built_with_id_four_like_app_e() -> None:
@@ -297,7 +303,13 @@ def test_explanatory_input_keys_are_ignored() -> None:
 
 
 def test_extra_queue_is_a_childless_parent_under_its_parent() -> None:
-    extra = {"path": "root.dynamicParent", "effective_min": "1 MB", "effective_max": "<1,1>", "used": 1024, "reserved": 1024}
+    extra = {
+        "path": "root.dynamicParent",
+        "effective_min": "1 MB",
+        "effective_max": "<1,1>",
+        "used": 1024,
+        "reserved": 1024,
+    }
     snapshot = parse({"rows": rows(), "extra_queue": extra}).snapshot
     queue = snapshot.queues["root.dynamicParent"]
     assert not queue.leaf and queue.children == ()
@@ -349,7 +361,9 @@ def test_parse_agrees_with_the_cases_derived_expansion(path: Path) -> None:
 
 
 def test_a_wrong_derived_value_is_reported_with_its_place() -> None:
-    case, parsed = _load(CONFORMANCE_DIR / "hadoop-preemption/TestProportionalCapacityPreemptionPolicy/testSkipAMContainer.json")
+    case, parsed = _load(
+        CONFORMANCE_DIR / "hadoop-preemption/TestProportionalCapacityPreemptionPolicy/testSkipAMContainer.json"
+    )
     derived = copy.deepcopy(case["input"]["derived"])
     derived["cluster_memory"] += 1
     derived["queues"][1]["apps"][2]["live_containers"] += 1

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from yarnspec.checks.cli import main
 from yarnspec.checks.conformance import hadoop, runner
-from yarnspec.checks.conformance.outcome import ExpectationMismatch, CaseVerdict
+from yarnspec.checks.conformance.outcome import CaseVerdict, ExpectationMismatch
 from yarnspec.impl.preemption.result import EventType
 
 from .builders import P, Pick, ScriptedPolicy, mock_case, qdata_case, target, write_case
@@ -62,7 +62,9 @@ def test_one_line_per_case_and_the_closing_line(three_cases: Path, capsys: pytes
     assert status == 1
     assert lines[0] == "PASS        T.pass"
     assert lines[1].startswith("UNSUPPORTED T.unsupported  -- rounds[0]: upstream asserts only prose")
-    assert lines[2] == f"FAIL        T.fail  -- rounds[0].expect[0] ({MARK} for application 1 so far): expected 5, got 2"
+    assert (
+        lines[2] == f"FAIL        T.fail  -- rounds[0].expect[0] ({MARK} for application 1 so far): expected 5, got 2"
+    )
     assert lines[3] == "1 passed, 1 failed, 1 unsupported"
     assert len(lines) == 4
 
@@ -82,10 +84,18 @@ def test_json_is_one_document_with_every_case(three_cases: Path, capsys: pytest.
     assert document["summary"] == "1 passed, 1 failed, 1 unsupported"
     by_id = {c["id"]: c for c in document["cases"]}
     assert by_id["T.fail"]["verdict"] == "FAIL" and by_id["T.fail"]["detail"].startswith("rounds[0].expect[0]")
-    assert by_id["T.pass"] == {"id": "T.pass", "path": str(three_cases / "a_pass.json"), "verdict": "PASS", "detail": "", "warnings": []}
+    assert by_id["T.pass"] == {
+        "id": "T.pass",
+        "path": str(three_cases / "a_pass.json"),
+        "verdict": "PASS",
+        "detail": "",
+        "warnings": [],
+    }
 
 
-def test_verbose_prints_warnings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verbose_prints_warnings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     ScriptedPolicy().install(monkeypatch)
     write_case(tmp_path, mock_case([{"expect": [expect(1, 4, asserted=False), NOTHING_HAPPENS]}], id="T.warn"))
     assert main(["conform", str(tmp_path), "-v"]) == 0
@@ -102,7 +112,12 @@ def test_the_same_file_twice_runs_once(three_cases: Path) -> None:
 @pytest.mark.parametrize("make_path", [lambda t: t / "nowhere", lambda t: t])
 def test_missing_path_or_empty_folder_exits_2_with_one_line(tmp_path: Path, make_path: Any) -> None:
     target_path = make_path(tmp_path)
-    result = subprocess.run([sys.executable, "-m", "yarnspec.checks.cli", "conform", str(target_path)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "yarnspec.checks.cli", "conform", str(target_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
@@ -113,7 +128,12 @@ def test_parser_only_cases_pass_through_the_command_line(tmp_path: Path) -> None
     """A harness self-test runs no policy round, so it depends on the parser alone."""
     rounds = [{"expect": [], "parser_asserts": {"node_count": 2, "apps_per_queue": {"root.a": 2, "b": 1}}}]
     write_case(tmp_path, mock_case(rounds, id="T.parser"))
-    result = subprocess.run([sys.executable, "-m", "yarnspec.checks.cli", "conform", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "yarnspec.checks.cli", "conform", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines() == ["PASS        T.parser", "1 passed, 0 failed, 0 unsupported"]
 
@@ -144,7 +164,16 @@ def test_counts_per_round_when_not_cumulative(monkeypatch: pytest.MonkeyPatch) -
 
 def test_clock_and_policy_state_carry_from_round_to_round(monkeypatch: pytest.MonkeyPatch) -> None:
     policy = ScriptedPolicy().install(monkeypatch)
-    run_case(mock_case([{"clock_ms": 0, "expect": []}, {"clock_ms": 5000, "expect": []}, {"expect": []}, {"clock_ms": 10001, "expect": [NOTHING_HAPPENS]}]))
+    run_case(
+        mock_case(
+            [
+                {"clock_ms": 0, "expect": []},
+                {"clock_ms": 5000, "expect": []},
+                {"expect": []},
+                {"clock_ms": 10001, "expect": [NOTHING_HAPPENS]},
+            ]
+        )
+    )
     assert [now for _, _, now, _ in policy.calls] == [0, 5000, 5000, 10001]
     assert policy.calls[0][3] is None
     assert all(state is not None for _, _, _, state in policy.calls[1:])
@@ -179,7 +208,10 @@ def test_asserted_false_only_warns(monkeypatch: pytest.MonkeyPatch) -> None:
     ScriptedPolicy([[Pick(1, 1)]]).install(monkeypatch)
     warnings = run_case(mock_case([{"expect": [expect(1, 7, asserted=False), expect(1, 1)]}]))
     assert len(warnings) == 1
-    assert warnings[0] == f"asserted: false, so not decisive: rounds[0].expect[0] ({MARK} for application 1 so far): expected 7, got 1"
+    assert (
+        warnings[0]
+        == f"asserted: false, so not decisive: rounds[0].expect[0] ({MARK} for application 1 so far): expected 7, got 1"
+    )
 
 
 def test_state_asserts_read_the_last_selector_that_computed_the_queue(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,13 +228,21 @@ def test_state_asserts_read_the_last_selector_that_computed_the_queue(monkeypatc
 def test_a_state_assert_on_a_queue_without_figures_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     ScriptedPolicy(targets=[[target("root.a", 30)]]).install(monkeypatch)
     with pytest.raises(ExpectationMismatch, match="no figure computed"):
-        run_case(mock_case([{"expect": [], "state_asserts": [{"queue": "root.b", "field": "preemptableExtra", "memory": 1}]}]))
+        run_case(
+            mock_case(
+                [{"expect": [], "state_asserts": [{"queue": "root.b", "field": "preemptableExtra", "memory": 1}]}]
+            )
+        )
 
 
 def test_conf_change_reaches_the_policy_and_the_disable_flags(monkeypatch: pytest.MonkeyPatch) -> None:
     policy = ScriptedPolicy().install(monkeypatch)
     key = "yarn.scheduler.capacity.root.b.disable_preemption"
-    rounds = [{"expect": []}, {"conf_change": {P + "observe_only": True, key: True}, "expect": []}, {"expect": [NOTHING_HAPPENS]}]
+    rounds = [
+        {"expect": []},
+        {"conf_change": {P + "observe_only": True, key: True}, "expect": []},
+        {"expect": [NOTHING_HAPPENS]},
+    ]
     run_case(mock_case(rounds))
     assert [config.observe_only for _, config, _, _ in policy.calls] == [False, True, True]
     assert [snap.queues["root.b"].preemption_disabled for snap, _, _, _ in policy.calls] == [False, True, True]
@@ -247,7 +287,9 @@ def test_an_app_id_that_disagrees_with_the_constant_warns(monkeypatch: pytest.Mo
 def test_conf_keys_the_model_does_not_read_warn(monkeypatch: pytest.MonkeyPatch) -> None:
     ScriptedPolicy().install(monkeypatch)
     conf = {P + "max_wait_before_kill": 10000, "yarn.scheduler.capacity.root.a.user-limit-factor": 2}
-    assert run_case(mock_case([{"expect": [NOTHING_HAPPENS]}], conf=conf)) == ['conf["yarn.scheduler.capacity.root.a.user-limit-factor"]: not read by the model']
+    assert run_case(mock_case([{"expect": [NOTHING_HAPPENS]}], conf=conf)) == [
+        'conf["yarn.scheduler.capacity.root.a.user-limit-factor"]: not read by the model'
+    ]
 
 
 def test_qdata_derived_mismatch_is_a_warning_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -267,7 +309,11 @@ def unit_case(order: list[str]) -> dict[str, Any]:
         "resource_calculator": "default",
         "conf": {},
         "input": {
-            "containers": [{"name": "x", "container_id": 1, "priority": 1}, {"name": "y", "container_id": 2, "priority": 1}, {"name": "z", "container_id": 3, "priority": 5}],
+            "containers": [
+                {"name": "x", "container_id": 1, "priority": 1},
+                {"name": "y", "container_id": 2, "priority": 1},
+                {"name": "z", "container_id": 3, "priority": 5},
+            ],
             "insertion_order": ["y", "z", "x"],
         },
         "rounds": [{"expect": [], "sorted_order": order}],
@@ -321,7 +367,9 @@ def true_counts(script: list[list[Pick]]) -> list[dict[tuple[int, EventType], in
 
 @settings(max_examples=40)
 @given(scripts(), st.data())
-def test_true_cumulative_counts_pass_and_any_wrong_one_fails_at_its_place(script: list[list[Pick]], data: st.DataObject) -> None:
+def test_true_cumulative_counts_pass_and_any_wrong_one_fails_at_its_place(
+    script: list[list[Pick]], data: st.DataObject
+) -> None:
     rounds = [
         {"expect": [expect(app, counts.get((app, kind), 0), kind.value) for app in (1, 2, 3) for kind in KINDS]}
         for counts in true_counts(script)

@@ -68,7 +68,10 @@ def test_the_38_upstream_methods_are_all_there_with_their_source() -> None:
 
 def test_conform_builtin_prints_their_count() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "yarnspec.checks.cli", "conform", "--builtin"], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "yarnspec.checks.cli", "conform", "--builtin"],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     lazy_unsupported = 3

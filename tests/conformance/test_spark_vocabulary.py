@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from yarnspec.checks.conformance import runner
+from yarnspec.checks.conformance.outcome import CaseVerdict
 from yarnspec.checks.conformance.spark_taskset_case import INPUT_KEYS
 from yarnspec.checks.conformance.spark_taskset_expectations import EXPECTATIONS
 from yarnspec.checks.conformance.spark_taskset_replay import OPS
-from yarnspec.checks.conformance.outcome import CaseVerdict
 
 from ..conftest import CONFORMANCE_DIR
 
@@ -73,13 +73,33 @@ MUTATIONS: list[tuple[str, str, Mutation, str]] = [
     (RACKS, "batch calls", _set(0, "rack_resolution_batch_calls", 2), "rack_resolution_batch_calls"),
     (RACKS, "single calls", _set(1, "rack_resolution_single_calls", 0), "rack_resolution_single_calls"),
     (RACKS, "current level", _set(0, "current_locality_level", "ANY"), "current_locality_level"),
-    (RACKS, "live executors exactly", _set(0, "executors_alive_on_host", {"host0": ["exec0", "exec4"]}), "executors_alive_on_host"),
-    (RACKS, "no executors is null", _set(0, "executors_alive_on_host", {"host9": ["exec0"]}), "executors_alive_on_host"),
+    (
+        RACKS,
+        "live executors exactly",
+        _set(0, "executors_alive_on_host", {"host0": ["exec0", "exec4"]}),
+        "executors_alive_on_host",
+    ),
+    (
+        RACKS,
+        "no executors is null",
+        _set(0, "executors_alive_on_host", {"host9": ["exec0"]}),
+        "executors_alive_on_host",
+    ),
     (RACKS, "task stage of an offer", _set(1, "task_stage", "3.0"), "task_stage"),
     (RACKS, "no task, no stage", _set(5, "task_stage", "3.1"), "task_stage"),
     (FAIR, "task stage of a round", _set(3, "task_stage", "2.0"), "task_stage"),
-    (FAIR, "levels of a set", _set(4, "locality_levels_of", {"stage": 2, "levels_as_set": ["ANY"]}), "locality_levels_of"),
-    (FAIR, "levels of a set by attempt", _set(3, "locality_levels_of", [{"stage": "2.0", "levels_as_set": ["NODE_LOCAL", "ANY"]}]), "locality_levels_of"),
+    (
+        FAIR,
+        "levels of a set",
+        _set(4, "locality_levels_of", {"stage": 2, "levels_as_set": ["ANY"]}),
+        "locality_levels_of",
+    ),
+    (
+        FAIR,
+        "levels of a set by attempt",
+        _set(3, "locality_levels_of", [{"stage": "2.0", "levels_as_set": ["NODE_LOCAL", "ANY"]}]),
+        "locality_levels_of",
+    ),
     (PARSE, "parsed locations", _top("parsed", [{"kind": "host", "host": "host1"}]), "parsed"),
     (ALLOC, "containers not allocated", _set(4, "containers_not_allocated", ["c1"]), "containers_not_allocated"),
     (ALLOC, "hosts not allocated", _set(3, "hosts_not_allocated", ["host2"]), "hosts_not_allocated"),
@@ -136,7 +156,10 @@ def test_every_documented_taskset_op_and_expectation_has_a_reader() -> None:
     ops = re.findall(r"`([a-z_]+) \{", _vocabulary_row("taskset", "step ops"))
     assert len(ops) >= 15
     assert set(ops) <= set(OPS)
-    keys = [k.split(" ")[0] for k in re.findall(r"`([a-z_]+(?: \{[^}]*\})?)`", _vocabulary_row("taskset", "expectation keys"))]
+    keys = [
+        k.split(" ")[0]
+        for k in re.findall(r"`([a-z_]+(?: \{[^}]*\})?)`", _vocabulary_row("taskset", "expectation keys"))
+    ]
     assert len(keys) >= 25
     assert set(keys) - {"stage", "levels_as_set"} <= set(EXPECTATIONS)
     inputs = re.findall(r"`([a-z_]+)`", _vocabulary_row("taskset", "keys under `input`"))

@@ -37,7 +37,9 @@ def test_a_resumed_run_ends_with_the_uninterrupted_counts(tmp_path: Path, bound:
                                 checkpoint=str(saved), **bound)  # fmt: skip
     assert first.verdict.status == "not-refuted" and saved.exists()
     assert any("checkpoint" in note for note in first.notes)
-    resumed = explore_partitioned(source, workers=count, backend=inline, coverage=True, show_progress=False, resume=str(saved))
+    resumed = explore_partitioned(
+        source, workers=count, backend=inline, coverage=True, show_progress=False, resume=str(saved)
+    )
     assert counts(resumed) == counts(whole)
     assert resumed.coverage is not None and whole.coverage is not None
     assert resumed.coverage.fired == whole.coverage.fired and resumed.coverage.enabled == whole.coverage.enabled
@@ -129,9 +131,13 @@ def test_a_resume_with_fewer_max_states_than_the_checkpoint_holds_stops_at_once(
     the checkpoint's figures and a note."""
     source = toy_source(3, 3, 2)
     saved = tmp_path / "run.ckpt"
-    first = explore_partitioned(source, workers=count, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    first = explore_partitioned(
+        source, workers=count, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False
+    )
     held = Checkpoint.load(saved, {}).counts
-    resumed = explore_partitioned(source, workers=count, backend=inline, max_states=20, resume=str(saved), show_progress=False)
+    resumed = explore_partitioned(
+        source, workers=count, backend=inline, max_states=20, resume=str(saved), show_progress=False
+    )
     assert resumed.verdict.status == "not-refuted"
     assert resumed.stats.distinct_states == held.stored and resumed.stats.depth == held.depth
     assert any(f"holds {held.stored:,} states, more than --max-states 20" in note for note in resumed.notes)
@@ -151,7 +157,9 @@ def test_the_command_line_with_two_worker_processes_resumes_with_fewer_max_state
     assert any("more than --max-states 100: nothing more was explored" in note for note in result["notes"])
 
 
-def test_a_checkpoint_of_a_changed_world_file_is_refused_naming_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_checkpoint_of_a_changed_world_file_is_refused_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["explore", "async-double-commit", "--print-world"]) == 0
     world = tmp_path / "world.toml"
     world.write_text(capsys.readouterr().out)
@@ -181,7 +189,9 @@ def _rewrite(saved: Path, edit: Any, reseal: bool) -> None:
 
 def test_an_edited_count_is_damage_and_a_forged_one_fails_the_checks_across_partitions(tmp_path: Path) -> None:
     saved = tmp_path / "run.ckpt"
-    explore_partitioned(toy_source(3, 3, 2), workers=3, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    explore_partitioned(
+        toy_source(3, 3, 2), workers=3, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False
+    )
     original = saved.read_bytes()
 
     def more(header: dict[str, Any]) -> None:
@@ -200,24 +210,38 @@ def test_states_routed_otherwise_are_refused_not_explored_twice(tmp_path: Path) 
     """The routing is saved with the counts and restored; a checkpoint whose states would be
     owned by other partitions under its routing is refused (each would be visited again)."""
     saved = tmp_path / "run.ckpt"
-    explore_partitioned(toy_source(3, 3, 2), workers=3, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    explore_partitioned(
+        toy_source(3, 3, 2), workers=3, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False
+    )
     assert Checkpoint.load(saved, {}).counts.routing == "hash"
 
     def routed(header: dict[str, Any]) -> None:
         header["counts"]["routing"] = "fingerprint"
 
     _rewrite(saved, routed, reseal=True)
-    with pytest.raises(InputError, match=r"--resume: partition \d: the frontier state of rank \d+ belongs to partition \d: it was routed otherwise"):
+    with pytest.raises(
+        InputError,
+        match=r"--resume: partition \d: the frontier state of rank \d+ belongs to partition \d: it was routed otherwise",
+    ):
         explore_partitioned(toy_source(3, 3, 2), workers=3, backend=inline, resume=str(saved), show_progress=False)
 
 
 def test_the_file_is_a_json_header_and_data_segments(tmp_path: Path) -> None:
     saved = tmp_path / "run.ckpt"
-    explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    explore_partitioned(
+        toy_source(3, 3, 2), workers=2, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False
+    )
     first, body = saved.read_bytes().split(b"\n", 1)
     header = json.loads(first)
     assert header["version"] == VERSION == 4 and header["body"]["encoding"] == "YSD1"
-    assert header["counts"] == {"stored": 46, "transitions": 90, "depth": 2, "complete_depth": 2, "frontier": 36, "routing": "hash"}
+    assert header["counts"] == {
+        "stored": 46,
+        "transitions": 90,
+        "depth": 2,
+        "complete_depth": 2,
+        "frontier": 36,
+        "routing": "hash",
+    }
     lengths = header["body"]["segments"]
     assert len(lengths) == 2 and sum(lengths) == len(body) == header["body"]["bytes"]
     assert body.startswith(b"YSD1") and body[lengths[0] :].startswith(b"YSD1")
@@ -232,19 +256,25 @@ def test_a_fault_of_the_model_on_resumed_states_is_one_line_and_in_a_fresh_run_i
     from yarnspec.checks.explore.partition import Partition
 
     saved = tmp_path / "run.ckpt"
-    explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False)
+    explore_partitioned(
+        toy_source(3, 3, 2), workers=2, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False
+    )
 
     def failing(self: Partition, deadline: float | None) -> Any:
         raise RuntimeError("no such node\nn9")
 
     monkeypatch.setattr(Partition, "expand", failing)
-    with pytest.raises(InputError, match=r"run.ckpt: --resume: the search failed on states from this checkpoint \(RuntimeError: n9\)"):
+    with pytest.raises(
+        InputError, match=r"run.ckpt: --resume: the search failed on states from this checkpoint \(RuntimeError: n9\)"
+    ):
         explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, resume=str(saved), show_progress=False)
     with pytest.raises(RuntimeError, match="no such node"):
         explore_partitioned(toy_source(3, 3, 2), workers=2, backend=inline, show_progress=False)
 
 
-def test_a_search_routed_by_fingerprint_resumes_routed_by_fingerprint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_search_routed_by_fingerprint_resumes_routed_by_fingerprint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """When the workers' hashes disagree the search routes states by fingerprint; that choice
     is saved with the counts and restored, so a resumed run's states keep their owners and
     the run ends with the uninterrupted counts (before, the resumed run routed by hash)."""

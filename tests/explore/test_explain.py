@@ -32,7 +32,9 @@ def test_the_livelock_loop_is_explained_by_the_reservation(livelock: Path, capsy
     status, out, _ = run(["explain", str(livelock)], capsys)
     assert status == 0
     loop = next(line for line in out.splitlines() if line.startswith("loop (steps 18..22): "))
-    assert "the reservation <2048, 2> counts as root.B's use" in loop and "the policy sees no under-served queue" in loop
+    assert (
+        "the reservation <2048, 2> counts as root.B's use" in loop and "the policy sees no under-served queue" in loop
+    )
     assert "app_B's <2048, 2> request in root.B waits (reserved on n1, where <1024, 1> is free" in loop
     assert "step 18: tick (clock 3000 ms)" in out and "0 marked, 0 killed" in out
     rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("  root")}
@@ -46,8 +48,12 @@ def test_a_step_before_the_loop_shows_the_round_that_marks(livelock: Path, capsy
     (waiting,) = document["waiting"]
     assert waiting["app"] == "app_B" and "root.B's limit is <2048, 1>" in waiting["why"]
     rows = {row["queue"]: row for row in document["policy"]["queues"]}
-    assert rows["root.A"]["to_preempt"] == {"memory": 1024, "vcores": 1} and rows["root.B"]["why"].startswith("under its guarantee")
-    assert [(e["event"], e["container"]) for e in document["policy"]["events"]] == [("MARK_CONTAINER_FOR_PREEMPTION", "c2")]
+    assert rows["root.A"]["to_preempt"] == {"memory": 1024, "vcores": 1} and rows["root.B"]["why"].startswith(
+        "under its guarantee"
+    )
+    assert [(e["event"], e["container"]) for e in document["policy"]["events"]] == [
+        ("MARK_CONTAINER_FOR_PREEMPTION", "c2")
+    ]
 
 
 def test_an_allocation_step_gives_the_models_note(capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,7 +66,11 @@ def test_an_allocation_step_gives_the_models_note(capsys: pytest.CaptureFixture[
 def test_explore_says_why_a_loop_never_progresses(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(["explore", "big-container-livelock", "--variant", "pre-4280"], capsys)
     line = next(line for line in out.splitlines() if line.startswith("why the loop never makes progress: "))
-    assert status == 0 and "preemption kills 1 container(s)" in line and "app_A takes the freed room back at heartbeat(n2)" in line
+    assert (
+        status == 0
+        and "preemption kills 1 container(s)" in line
+        and "app_A takes the freed room back at heartbeat(n2)" in line
+    )
     assert out.index("why the loop") < out.index("verdict:")
     status, out, _ = run(["explore", "big-container-livelock", "--json"], capsys)
     assert "counts as root.B's use" in json.loads(out)["loop_reason"]
@@ -69,7 +79,11 @@ def test_explore_says_why_a_loop_never_progresses(capsys: pytest.CaptureFixture[
 @pytest.mark.parametrize("step", ["23", "-1", "x"])
 def test_a_step_outside_the_trace_is_one_line(livelock: Path, step: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(["explain", str(livelock), "--step", step], capsys)
-    assert status == 2 and out == "" and err == f"yarnspec: error: explain: --step: expected a step from 0 to 22, got {step!r}\n"
+    assert (
+        status == 2
+        and out == ""
+        and err == f"yarnspec: error: explain: --step: expected a step from 0 to 22, got {step!r}\n"
+    )
 
 
 def test_a_trace_without_a_cluster_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

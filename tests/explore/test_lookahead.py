@@ -13,7 +13,7 @@ from yarnspec.checks.explore import ExploreResult, explore
 from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.model_source import ModelSource, toy_source
 from yarnspec.checks.explore.parallel import explore_partitioned
-from yarnspec.checks.explore.partition import ReceivedStates, Lookahead, SearchOptions
+from yarnspec.checks.explore.partition import Lookahead, ReceivedStates, SearchOptions
 from yarnspec.checks.explore.timing import PROFILE_VARIABLE
 from yarnspec.checks.explore.toy import ToyModel
 
@@ -64,20 +64,30 @@ def figures(result: ExploreResult) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize("variant", ["correct", "broken-release"])
-@pytest.mark.parametrize("bounds", [{}, {"symmetry": True}, {"max_states": 40}, {"max_depth": 3}, {"symmetry": True, "max_states": 9}])
+@pytest.mark.parametrize(
+    "bounds", [{}, {"symmetry": True}, {"max_states": 40}, {"max_depth": 3}, {"symmetry": True, "max_states": 9}]
+)
 @pytest.mark.parametrize("budget", [1, 3, None])
-def test_thinking_ahead_gives_the_one_worker_figures_and_trace(variant: str, bounds: dict[str, Any], budget: int | None) -> None:
+def test_thinking_ahead_gives_the_one_worker_figures_and_trace(
+    variant: str, bounds: dict[str, Any], budget: int | None
+) -> None:
     expected = figures(explore(ToyModel(3, 3, 2, variant), check_progress=False, show_progress=False, **bounds))[:5]
     for count in (2, 3):
-        got = explore_partitioned(toy_source(3, 3, 2, variant), workers=count, backend=thinking(budget), show_progress=False, **bounds)
+        got = explore_partitioned(
+            toy_source(3, 3, 2, variant), workers=count, backend=thinking(budget), show_progress=False, **bounds
+        )
         assert figures(got)[:5] == expected, count
 
 
 def test_thinking_ahead_on_a_scenario_with_symmetry_counts_coverage_alike() -> None:
     """With symmetry another partition may bring a state's key with another state: what was
     computed ahead for the first one must not be used for it."""
-    plain = explore_partitioned(SCENARIO, workers=2, backend=InlineBackend, symmetry=True, coverage=True, show_progress=False)
-    ahead = explore_partitioned(SCENARIO, workers=2, backend=thinking(None), symmetry=True, coverage=True, show_progress=False)
+    plain = explore_partitioned(
+        SCENARIO, workers=2, backend=InlineBackend, symmetry=True, coverage=True, show_progress=False
+    )
+    ahead = explore_partitioned(
+        SCENARIO, workers=2, backend=thinking(None), symmetry=True, coverage=True, show_progress=False
+    )
     assert figures(ahead) == figures(plain)
     assert figures(ahead)[3] == "violated"
 
@@ -105,7 +115,9 @@ def test_lookahead_keeps_only_fresh_successors_and_only_for_the_same_state() -> 
     assert ahead.step() and calls[-1] == 20  # and it is planned again
 
 
-def test_profile_prints_each_workers_phases_to_stderr(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_profile_prints_each_workers_phases_to_stderr(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     explore_partitioned(toy_source(3, 3, 2), workers=2, backend=InlineBackend, show_progress=False)
     assert capsys.readouterr().err == ""
     monkeypatch.setenv(PROFILE_VARIABLE, "1")

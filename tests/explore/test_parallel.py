@@ -17,7 +17,7 @@ from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.fingerprint import KeyEncoder
 from yarnspec.checks.explore.model_source import ModelSource, toy_source
 from yarnspec.checks.explore.parallel import explore_partitioned
-from yarnspec.checks.explore.partition import SearchPartition, SearchOptions
+from yarnspec.checks.explore.partition import SearchOptions, SearchPartition
 from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.checks.explore.wire import dumps, loads
 from yarnspec.impl.errors import InputError
@@ -40,12 +40,21 @@ def figures(result: ExploreResult) -> tuple[Any, ...]:
 @pytest.mark.parametrize("variant", ["correct", "broken-release"])
 @pytest.mark.parametrize(
     "bounds",
-    [{}, {"symmetry": True}, {"max_states": 100}, {"max_depth": 3}, {"max_states": 1}, {"symmetry": True, "max_states": 9}],
+    [
+        {},
+        {"symmetry": True},
+        {"max_states": 100},
+        {"max_depth": 3},
+        {"max_states": 1},
+        {"symmetry": True, "max_states": 9},
+    ],
 )
 def test_partitions_in_one_process_give_the_one_worker_figures_and_trace(variant: str, bounds: dict[str, Any]) -> None:
     expected = figures(explore(ToyModel(3, 3, 2, variant), check_progress=False, show_progress=False, **bounds))
     for count in (1, 2, 3, 5):
-        got = explore_partitioned(toy_source(3, 3, 2, variant), workers=count, backend=inline, show_progress=False, **bounds)
+        got = explore_partitioned(
+            toy_source(3, 3, 2, variant), workers=count, backend=inline, show_progress=False, **bounds
+        )
         assert figures(got) == expected, count
 
 
@@ -80,7 +89,9 @@ def test_local_processes_give_the_one_worker_figures_on_a_scenario() -> None:
 def test_three_local_processes_give_the_one_worker_figures_and_trace(bounds: dict[str, Any]) -> None:
     """Three workers swap outboxes, requests for states and replies pairwise."""
     symmetry = bool(bounds.get("symmetry"))
-    expected = figures(explore(ToyModel(3, 3, 2, "broken-release"), symmetry=symmetry, check_progress=False, show_progress=False))
+    expected = figures(
+        explore(ToyModel(3, 3, 2, "broken-release"), symmetry=symmetry, check_progress=False, show_progress=False)
+    )
     got = explore_partitioned(toy_source(3, 3, 2, "broken-release"), workers=3, show_progress=False, **bounds)
     assert figures(got) == expected and expected[3] == "violated"
 
@@ -156,9 +167,12 @@ def test_the_scheduler_models_partition_key_is_the_nodes_applications_and_contai
         app_slots = [part[i : i + 8] for i in range(4 * nodes, 4 * nodes + 8 * apps, 8)]
         count = part[4 * nodes + 8 * apps]
         assert count == len(scheduler.containers) and len(part) == 4 * nodes + 8 * apps + 1 + 5 * count
-        assert sorted(map(repr, (s[:3] for s in node_slots))) == sorted(repr((n.live, n.used, n.free)) for n in scheduler.nodes)
+        assert sorted(map(repr, (s[:3] for s in node_slots))) == sorted(
+            repr((n.live, n.used, n.free)) for n in scheduler.nodes
+        )
         expected = [
-            (NONE,) * 5 if app is None else (app.phase, app.asks, app.used, app.reserved, app.pending) for app in scheduler.apps
+            (NONE,) * 5 if app is None else (app.phase, app.asks, app.used, app.reserved, app.pending)
+            for app in scheduler.apps
         ]
         assert sorted(map(repr, ((s[0], *s[2:6]) for s in app_slots))) == sorted(map(repr, expected))
         assert sorted(part[-5 * count + 4 :: 5] if count else []) == sorted(c.state for c in scheduler.containers)
@@ -202,7 +216,9 @@ def test_fingerprints_are_the_same_in_every_process() -> None:
     runs = []
     for seed in ("1", "2"):  # strings and None hash differently in each
         environment = dict(os.environ, PYTHONHASHSEED=seed)
-        done = subprocess.run([sys.executable, "-c", FINGERPRINTS], capture_output=True, text=True, env=environment, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", FINGERPRINTS], capture_output=True, text=True, env=environment, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         runs.append(json.loads(done.stdout))
     assert runs[0] == runs[1]

@@ -76,7 +76,9 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def write_trace(world: Path, folder: Path, capsys: pytest.CaptureFixture[str], *options: str) -> tuple[Path, Path]:
     """Explore ``world`` and write its trace and regression test into ``folder``."""
     trace, emitted = folder / "trace.json", folder / "test_regression.py"
-    status, out, err = run(["explore", "--world", str(world), *options, "--trace-out", str(trace), "--emit-test", str(emitted)], capsys)
+    status, out, err = run(
+        ["explore", "--world", str(world), *options, "--trace-out", str(trace), "--emit-test", str(emitted)], capsys
+    )
     assert "verdict: violated" in out, out + err
     return trace, emitted
 
@@ -110,7 +112,9 @@ def test_a_trace_copied_alone_replays_emits_and_renders_elsewhere(
             shutil.copy(PREEMPTION.parent / name, written / name)
         trace, emitted = write_trace(world, written, capsys)
     text = trace.read_text(encoding="utf-8")
-    assert str(tmp_path) not in text and "written" not in text and ".toml" not in text  # no path of the world, absolute or relative
+    assert (
+        str(tmp_path) not in text and "written" not in text and ".toml" not in text
+    )  # no path of the world, absolute or relative
     document = json.loads(text)
     assert document["version"] == 2 and len(document["world"]["sha256"]) == 64
     assert str(tmp_path) not in emitted.read_text(encoding="utf-8")
@@ -143,7 +147,9 @@ def test_an_edited_world_is_one_line_naming_the_trace(tmp_path: Path, capsys: py
         Trace.load(edited)
 
 
-def test_a_version_1_trace_naming_its_world_by_path_still_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_version_1_trace_naming_its_world_by_path_still_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     world = tmp_path / "seed003.toml"
     world.write_text(SEED003, encoding="utf-8")
     trace, _ = write_trace(world, tmp_path, capsys, "--variant", "yarn-8127")

@@ -18,7 +18,10 @@ from yarnspec.checks.explore.toy import ToyModel
 def test_three_ray_actors_count_what_one_worker_counts() -> None:
     assert not ray.is_initialized()
     sources = [
-        (toy_source(3, 3, 2, "broken-release"), explore(ToyModel(3, 3, 2, "broken-release"), check_progress=False, show_progress=False)),
+        (
+            toy_source(3, 3, 2, "broken-release"),
+            explore(ToyModel(3, 3, 2, "broken-release"), check_progress=False, show_progress=False),
+        ),
         # with symmetry the states follow their keys in a second round, for the new ones only
         (toy_source(3, 3, 2), explore(ToyModel(3, 3, 2), symmetry=True, check_progress=False, show_progress=False)),
     ]

@@ -34,12 +34,16 @@ def open_port() -> Iterator[int]:
 @pytest.mark.parametrize("scheme", ["", "ray://"])
 def test_an_address_where_nothing_listens_is_refused(closed_port: int, scheme: str) -> None:
     address = f"{scheme}127.0.0.1:{closed_port}"
-    with pytest.raises(InputError, match=f"cannot connect to Ray at {address}: 127.0.0.1:{closed_port}: Connection refused"):
+    with pytest.raises(
+        InputError, match=f"cannot connect to Ray at {address}: 127.0.0.1:{closed_port}: Connection refused"
+    ):
         check_reachable(address)
 
 
 def test_an_unknown_host_is_refused() -> None:
-    with pytest.raises(InputError, match="cannot connect to Ray at no-such-host.invalid:6379: no-such-host.invalid:6379"):
+    with pytest.raises(
+        InputError, match="cannot connect to Ray at no-such-host.invalid:6379: no-such-host.invalid:6379"
+    ):
         check_reachable("no-such-host.invalid:6379")
 
 
@@ -56,7 +60,17 @@ def test_other_forms_are_left_to_ray(address: str) -> None:
 def test_the_command_fails_in_one_line_instead_of_hanging(closed_port: int) -> None:
     """Without the check, Ray retried for over 100 s here (the run was killed): a hang shows as
     the subprocess's timeout."""
-    command = [sys.executable, "-m", "yarnspec.checks.cli", "explore", "no-leak", "--ray", f"127.0.0.1:{closed_port}", "--workers", "2"]
+    command = [
+        sys.executable,
+        "-m",
+        "yarnspec.checks.cli",
+        "explore",
+        "no-leak",
+        "--ray",
+        f"127.0.0.1:{closed_port}",
+        "--workers",
+        "2",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and f"--ray: cannot connect to Ray at 127.0.0.1:{closed_port}" in done.stderr
@@ -86,7 +100,9 @@ class _FlakyRay:
         self.initialized = False
 
 
-DIED = ConnectionAbortedError("Initialization failure from server:\nTraceback (most recent call last):\nRuntimeError: Starting Ray client server failed")
+DIED = ConnectionAbortedError(
+    "Initialization failure from server:\nTraceback (most recent call last):\nRuntimeError: Starting Ray client server failed"
+)
 
 
 def test_ray_client_is_tried_again_when_its_server_died_as_it_started() -> None:

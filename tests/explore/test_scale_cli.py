@@ -36,7 +36,9 @@ def test_two_workers_agree_with_one_and_coverage_flags_kinds_never_enabled(capsy
     assert isinstance(coverage, dict)
     rows = {row["kind"]: row for row in coverage["kinds"]}
     assert sum(row["fired"] for row in rows.values()) == two["transitions"]  # every level whole: a bound stopped it
-    assert "lose-node" in coverage["never_enabled"] and rows["lose-node"]["enabled_states"] == 0  # the world has no node loss
+    assert (
+        "lose-node" in coverage["never_enabled"] and rows["lose-node"]["enabled_states"] == 0
+    )  # the world has no node loss
     assert rows["commit"]["fired"] >= rows["commit"]["enabled_states"] > 0
     assert two["workers"] == 2
 
@@ -53,7 +55,10 @@ def test_fingerprint_mode_prints_the_collision_probability(capsys: pytest.Captur
 @pytest.mark.parametrize(
     "arguments, fault",
     [
-        (["explore", "reserved-starvation", "--workers", "2"], "--workers: variant yarn-8127 checks the progress property"),
+        (
+            ["explore", "reserved-starvation", "--workers", "2"],
+            "--workers: variant yarn-8127 checks the progress property",
+        ),
         (["explore", "no-leak", "--workers", "0"], "--workers"),
         (["explore", "no-leak", "--checkpoint-every", "5"], "--checkpoint-every: applies only with --checkpoint"),
         (["explore", "no-leak", "--simulate", "--workers", "2"], "--workers: does not apply to --simulate"),
@@ -115,7 +120,11 @@ def test_states_whose_hash_differs_between_processes_are_routed_by_fingerprint(m
         source, workers=2, backend=lambda count, src, options: ProcessBackend(count, src, options, method),
         max_states=150, show_progress=False,
     )  # fmt: skip
-    assert (two.stats.distinct_states, two.stats.transitions, two.stats.depth) == (one.stats.distinct_states, one.stats.transitions, one.stats.depth)
+    assert (two.stats.distinct_states, two.stats.transitions, two.stats.depth) == (
+        one.stats.distinct_states,
+        one.stats.transitions,
+        one.stats.depth,
+    )
     assert one.verdict.status == two.verdict.status == "not-refuted"
     assert one.verdict.limit == two.verdict.limit == "states"
     routed = any("routed by their 64-bit fingerprint" in note for note in two.notes)

@@ -21,15 +21,23 @@ from yarnspec.spec.worlds.catalogue import scenario_model
 ROOTS = ["yarnspec"]
 
 hashable = st.recursive(
-    st.none() | st.booleans() | st.integers(LOWEST, HIGHEST) | st.text(max_size=8) | st.binary(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers(LOWEST, HIGHEST)
+    | st.text(max_size=8)
+    | st.binary(max_size=8)
     | st.floats(allow_nan=False),
     lambda inner: st.tuples(inner, inner) | st.frozensets(inner, max_size=3),
     max_leaves=12,
 )
 values = st.recursive(
     hashable,
-    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner) | st.sets(hashable, max_size=3)
-    | st.dictionaries(hashable, inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner)
+        | st.sets(hashable, max_size=3)
+        | st.dictionaries(hashable, inner, max_size=3)
+    ),
     max_leaves=20,
 )
 
@@ -60,7 +68,9 @@ def test_scheduler_states_read_back_as_the_models_own_records() -> None:
     held = {"frontier": states, "seen": {model.canonical(s) for s in states}, "links": array("q", [1, -2, 2**40])}
     back = decode(encode(held), ROOTS)
     assert back == held
-    assert type(back["frontier"][0]) is type(states[0]) and type(back["frontier"][0].scheduler) is type(states[0].scheduler)
+    assert type(back["frontier"][0]) is type(states[0]) and type(back["frontier"][0].scheduler) is type(
+        states[0].scheduler
+    )
     assert all(type(a) is type(b) for a, b in zip(back["frontier"], states))
     assert back["links"].typecode == "q"
     assert list(model.successors(back["frontier"][-1])) == list(model.successors(states[-1]))

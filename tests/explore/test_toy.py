@@ -44,9 +44,7 @@ def brute_force_classes(model: ToyModel) -> int:
     """Symmetry classes counted without the model's canonical form: every state, every renaming
     of nodes and of apps, the smallest image as the class's name."""
     node_fields = [
-        (holders, holders.bit_count())
-        for holders in range(1 << model.apps)
-        if holders.bit_count() <= model.capacity
+        (holders, holders.bit_count()) for holders in range(1 << model.apps) if holders.bit_count() <= model.capacity
     ]
     names = set()
     for fields in itertools.product(node_fields, repeat=model.nodes):

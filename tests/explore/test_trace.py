@@ -19,7 +19,6 @@ from yarnspec.checks.explore.table import TableModel
 from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.impl.errors import InputError
 
-
 MESSAGE = "n0: used is 2 but 1 app(s) hold it"
 
 
@@ -54,7 +53,9 @@ def test_json_round_trip(tmp_path: Path) -> None:
 def test_trace_holds_model_identity_and_readable_steps() -> None:
     data = counterexample().to_json()
     assert (data["model"], data["variant"], data["parameters"]) == (
-        "toy-allocate-release", "broken-release", {"nodes": 2, "apps": 3, "capacity": 2}
+        "toy-allocate-release",
+        "broken-release",
+        {"nodes": 2, "apps": 3, "capacity": 2},
     )
     actions = [step["action"] for step in data["steps"]]
     assert actions == [None, "allocate(a0, n0)", "allocate(a1, n0)", "release(a0, n0)"]
@@ -162,7 +163,10 @@ def run_pytest(path: Path) -> subprocess.CompletedProcess[str]:
     (path.parent / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
-        capture_output=True, text=True, timeout=120, cwd=path.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=path.parent,
     )
 
 

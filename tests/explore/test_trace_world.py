@@ -15,7 +15,11 @@ from yarnspec.impl.errors import InputError
 
 #: JSON values as a TOML document parses to (no null, no non-finite float).
 SCALARS = st.one_of(st.booleans(), st.integers(-(2**53), 2**53), st.text(max_size=12))
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=12)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=12,
+)
 DOCUMENTS = st.dictionaries(st.text(min_size=1, max_size=8), VALUES, max_size=4)
 FILES = st.dictionaries(st.text(min_size=1, max_size=12), st.text(max_size=40), max_size=2)
 NAMES = st.text(min_size=1, max_size=12)
@@ -33,7 +37,9 @@ def test_a_carried_world_round_trips(name: str, document: dict[str, Any], files:
 
 
 @given(NAMES, DOCUMENTS, FILES, st.sampled_from(["name", "document", "files"]), st.text(min_size=1, max_size=5))
-def test_any_edit_is_caught_by_the_digest(name: str, document: dict[str, Any], files: dict[str, str], part: str, extra: str) -> None:
+def test_any_edit_is_caught_by_the_digest(
+    name: str, document: dict[str, Any], files: dict[str, str], part: str, extra: str
+) -> None:
     data = through_json(EmbeddedWorld(name, document, files))
     if part == "name":
         data["name"] += extra

@@ -15,7 +15,7 @@ from yarnspec.checks.explore import wire
 from yarnspec.checks.explore.backends import InlineBackend
 from yarnspec.checks.explore.model_source import ModelSource
 from yarnspec.checks.explore.parallel import explore_partitioned
-from yarnspec.checks.explore.partition import ReceivedStates, SearchPartition, SearchOptions
+from yarnspec.checks.explore.partition import ReceivedStates, SearchOptions, SearchPartition
 from yarnspec.checks.explore.wire import ChannelDecoder, ChannelEncoder
 
 SCENARIO = ModelSource("yarnspec.spec.worlds.catalogue:scenario_model", {"world": "async-double-commit/pre-8127"})
@@ -57,12 +57,18 @@ class Pair(NamedTuple):
 def _trees() -> st.SearchStrategy[Any]:
     # no int equal to a Colour member: equal values of different types are not told apart
     leaves = st.builds(Leaf, st.integers(0, 3), st.sampled_from(Colour)) | st.sampled_from(Shade) | st.integers(5, 8)
-    return st.recursive(leaves, lambda inner: st.builds(Node, inner, inner) | st.builds(Pair, inner, inner) | st.tuples(inner, inner), max_leaves=8)
+    return st.recursive(
+        leaves,
+        lambda inner: st.builds(Node, inner, inner) | st.builds(Pair, inner, inner) | st.tuples(inner, inner),
+        max_leaves=8,
+    )
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.lists(_trees(), max_size=6), max_size=6), st.integers(0, 6), st.integers(0, 8))
-def test_messages_decode_to_equal_values_of_the_same_classes(messages: list[list[Any]], limit: int, plain_after: int) -> None:
+def test_messages_decode_to_equal_values_of_the_same_classes(
+    messages: list[list[Any]], limit: int, plain_after: int
+) -> None:
     """Every message reads back equal, with each record of its own class, also when the
     tables are started afresh (a small limit) between messages, and when classes are sent
     plain after a few look-ups."""
@@ -156,7 +162,9 @@ class _Counting(InlineBackend):
         def outbox(owner: int) -> bytes:
             data = plain(owner)
             if data:
-                self.sent.setdefault((partition.index, owner), []).extend(key for key, _ in decoders[owner].decode(data))
+                self.sent.setdefault((partition.index, owner), []).extend(
+                    key for key, _ in decoders[owner].decode(data)
+                )
             return data
 
         return outbox

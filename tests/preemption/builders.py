@@ -224,7 +224,12 @@ class ClusterBuilder:
             )
         partitions = [Partition(n, r, n not in self.non_exclusive) for n, r in self.partitions.items()]
         return ClusterSnapshot.create(
-            partitions, list(self.nodes.values()), queues, list(self.apps.values()), self.containers, self.resource_types
+            partitions,
+            list(self.nodes.values()),
+            queues,
+            list(self.apps.values()),
+            self.containers,
+            self.resource_types,
         )
 
 

@@ -165,7 +165,9 @@ def test_drf_round_up_is_a_ceiling_per_type() -> None:
 @pytest.mark.parametrize("calc", [DEFAULT, DRF], ids=["default", "dominant"])
 @settings(max_examples=80)
 @given(ref=three, a=three, b=three)
-def test_compare_is_antisymmetric_and_min_max_agree(calc: ResourceCalculator, ref: Resource, a: Resource, b: Resource) -> None:
+def test_compare_is_antisymmetric_and_min_max_agree(
+    calc: ResourceCalculator, ref: Resource, a: Resource, b: Resource
+) -> None:
     assert calc.compare(ref, a, b) == -calc.compare(ref, b, a)
     assert calc.compare(ref, a, a) == 0
     low, high = calc.min(ref, a, b), calc.max(ref, a, b)
@@ -175,7 +177,9 @@ def test_compare_is_antisymmetric_and_min_max_agree(calc: ResourceCalculator, re
 
 @settings(max_examples=80)
 @given(ref=positive_ref, a=three, b=three, c=three)
-def test_drf_order_is_transitive_with_a_positive_reference(ref: Resource, a: Resource, b: Resource, c: Resource) -> None:
+def test_drf_order_is_transitive_with_a_positive_reference(
+    ref: Resource, a: Resource, b: Resource, c: Resource
+) -> None:
     if DRF.less_equal(ref, a, b) and DRF.less_equal(ref, b, c):
         assert DRF.less_equal(ref, a, c)
 

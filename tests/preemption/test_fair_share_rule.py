@@ -28,12 +28,16 @@ from yarnspec.impl.resources import Resource
 
 DEFAULT = calculator("default")
 DOMINANT = calculator("dominant")
-CASES = BUILTIN_CASES / "hadoop-preemption-fair-share" / "TestProportionalCapacityPreemptionPolicyIntraQueueFairOrdering"
+CASES = (
+    BUILTIN_CASES / "hadoop-preemption-fair-share" / "TestProportionalCapacityPreemptionPolicyIntraQueueFairOrdering"
+)
 
 
 def test_the_rule_is_read_from_the_model_key() -> None:
     assert PreemptionConfig().intra_queue_fair_rule is PRIORITY_DEMAND
-    assert PreemptionConfig.from_properties({FAIR_ORDERING_RULE_KEY: " fair-share "}).intra_queue_fair_rule is FAIR_SHARE
+    assert (
+        PreemptionConfig.from_properties({FAIR_ORDERING_RULE_KEY: " fair-share "}).intra_queue_fair_rule is FAIR_SHARE
+    )
     assert FAIR_SHARE.fair_share and not PRIORITY_DEMAND.fair_share
     with pytest.raises(InputError, match="expected one of priority-demand, fair-share"):
         PreemptionConfig.from_properties({FAIR_ORDERING_RULE_KEY: "fair"}, source="conf")
@@ -51,7 +55,9 @@ def _user(name: str, limit: int, am: int, used: int = 0) -> TempUser:
 
 
 def _app(app_id: int, user: TempUser) -> TempApp:
-    record = TempApp(Application(app_id, "root.a", user=user.name), Resource.of(0, 0), Resource.of(0, 0), Resource.of(0, 0), user)
+    record = TempApp(
+        Application(app_id, "root.a", user=user.name), Resource.of(0, 0), Resource.of(0, 0), Resource.of(0, 0), user
+    )
     user.apps.append(record)
     return record
 

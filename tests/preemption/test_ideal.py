@@ -68,7 +68,9 @@ def test_d_per_queue_disable_preemption_2_ideal_and_targets() -> None:
     tree = build_tree(snapshot, partitions_of(snapshot)[0], 2)
     update_extras(tree.root, DEFAULT)
     reference = R(100, 100)
-    starts = {p: initial_ideal(tree.queues[p], reference, DEFAULT, IdealMode()).memory for p in ("root.A", "root.B", "root.C")}
+    starts = {
+        p: initial_ideal(tree.queues[p], reference, DEFAULT, IdealMode()).memory for p in ("root.A", "root.B", "root.C")
+    }
     assert starts == {"root.A": 0, "root.B": 25, "root.C": 20}
     tree = trees_of(snapshot)[DEFAULT_PARTITION]
     assert memory(tree, "ideal") == {"root.A": 10, "root.B": 50, "root.C": 40}

@@ -21,6 +21,7 @@ from yarnspec.checks.suites.strategies import QueueShape, build_snapshot
 from yarnspec.impl.calculator import DefaultCalculator, DominantCalculator, ResourceCalculator
 from yarnspec.impl.cluster import ROOT, Application, ClusterSnapshot, Container, ContainerId, Node
 from yarnspec.impl.preemption.config import PreemptionConfig
+from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.impl.preemption.result import (
     EventType,
     PolicyState,
@@ -30,7 +31,6 @@ from yarnspec.impl.preemption.result import (
     SelectorResult,
 )
 from yarnspec.impl.resources import ZERO, Resource
-from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.spec.preemption.invariants import PROPERTIES, Round, check_round, round_budget
 
 A, B, C = "root.a", "root.b", "root.c"
@@ -60,8 +60,15 @@ def make_snapshot(am_percent: float = 0.0, a_sizes: tuple[int, ...] = (10,) * 8,
         free[node] -= size
         is_am = number == 1
         containers.append(
-            Container(ContainerId(1, number), A, node, r(size), priority=0 if is_am else 1, is_am=is_am,
-                      killable=2 <= number <= 1 + killable)
+            Container(
+                ContainerId(1, number),
+                A,
+                node,
+                r(size),
+                priority=0 if is_am else 1,
+                is_am=is_am,
+                killable=2 <= number <= 1 + killable,
+            )
         )
     apps = [Application(1, A), Application(2, C)]
     return build_snapshot([("", True)], nodes, shapes, apps, containers, demand={(B, ""): r(40)})
@@ -74,14 +81,25 @@ def container(snapshot: ClusterSnapshot, app: int, number: int) -> Container:
     return next(c for c in snapshot.containers if c.container_id == ContainerId(app, number))
 
 
-def targets(snapshot: ClusterSnapshot, ideals: dict[str, Resource], to_obtain: Resource = r(29)) -> dict[tuple[str, str], QueueTarget]:
+def targets(
+    snapshot: ClusterSnapshot, ideals: dict[str, Resource], to_obtain: Resource = r(29)
+) -> dict[tuple[str, str], QueueTarget]:
     """Targets with the given ideals (root's is its guarantee unless given)."""
     ideals = {ROOT: snapshot.queues[ROOT].at("").guaranteed, **ideals}
     found = {}
     for path, ideal in ideals.items():
         f = snapshot.queues[path].at("")
-        found[(path, "")] = QueueTarget(path, "", f.guaranteed, f.used, ideal, ZERO, ZERO,
-                                        (f.used - ideal).clamp_min_zero(), to_obtain if path == A else ZERO)
+        found[(path, "")] = QueueTarget(
+            path,
+            "",
+            f.guaranteed,
+            f.used,
+            ideal,
+            ZERO,
+            ZERO,
+            (f.used - ideal).clamp_min_zero(),
+            to_obtain if path == A else ZERO,
+        )
     return found
 
 
@@ -104,7 +122,9 @@ def make_round(
     """A round whose FIFO selector takes ``selected`` (``(app, number)`` pairs; default a's
     three newest) and marks each newly at ``now`` (unless ``events`` is given)."""
     chosen = [container(snapshot, *key) for key in (selected if selected is not None else [(1, 8), (1, 7), (1, 6)])]
-    fifo = SelectorResult("fifo", config.max_wait_before_kill_ms, targets(snapshot, ideals or CORRECT_IDEALS), tuple(chosen))
+    fifo = SelectorResult(
+        "fifo", config.max_wait_before_kill_ms, targets(snapshot, ideals or CORRECT_IDEALS), tuple(chosen)
+    )
     prior = prior or PolicyState()
     if events is None:
         events = [PreemptionEvent(EventType.MARK_CONTAINER_FOR_PREEMPTION, c, "fifo") for c in chosen]
@@ -141,7 +161,9 @@ def test_the_correct_round_is_what_the_reference_policy_decides() -> None:
     result = edit_schedule(SNAPSHOT, CONFIG, DefaultCalculator(), 0)
     (fifo,) = result.selectors
     assert [c.container_id for c in fifo.selected] == [ContainerId(1, n) for n in (8, 7, 6)]
-    assert {q: fifo.targets[(q, "")].ideal.memory for q in (A, B, C)} == {q: i.memory for q, i in CORRECT_IDEALS.items()}
+    assert {q: fifo.targets[(q, "")].ideal.memory for q in (A, B, C)} == {
+        q: i.memory for q, i in CORRECT_IDEALS.items()
+    }
 
 
 def test_the_last_container_may_cross_the_floor() -> None:
@@ -240,13 +262,21 @@ def break_ideal_partition() -> Round:
     return replace(rnd, result=replace(rnd.result, selectors=(replace(fifo, targets=kept),)))
 
 
-def two_queue_round(a: QueueShape, b: QueueShape, used: dict[str, list[Container]], ideals: dict[str, Resource],
-                    demand: dict[str, Resource] | None = None) -> Round:
+def two_queue_round(
+    a: QueueShape,
+    b: QueueShape,
+    used: dict[str, list[Container]],
+    ideals: dict[str, Resource],
+    demand: dict[str, Resource] | None = None,
+) -> Round:
     """A round over root -> a, b on one node of 100 whose FIFO selector reports ``ideals``
     (root's is its guarantee) and selects nothing."""
     snapshot = build_snapshot(
-        [("", True)], [Node("n0", "", r(100))], [QueueShape(ROOT, children=(a.path, b.path)), a, b],
-        [Application(1, a.path), Application(2, b.path)], [c for cs in used.values() for c in cs],
+        [("", True)],
+        [Node("n0", "", r(100))],
+        [QueueShape(ROOT, children=(a.path, b.path)), a, b],
+        [Application(1, a.path), Application(2, b.path)],
+        [c for cs in used.values() for c in cs],
         demand={(q, ""): d for q, d in (demand or {}).items()},
     )
     fifo = SelectorResult("fifo", CONFIG.max_wait_before_kill_ms, targets(snapshot, ideals, ZERO), ())
@@ -257,7 +287,10 @@ def zero_guarantee_round(z_ideal: int) -> Round:
     """root.a (100%) uses 30 and wants nothing; root.z (0%) uses 10 and asks for 50: the
     weighted pass leaves 70, the zero-guarantee pass starts z at 0 (A.5 step 3)."""
     a, z = QueueShape("root.a", capacity={"": 100}), QueueShape("root.z", capacity={"": 0})
-    used = {"a": [Container(ContainerId(1, 1), a.path, "n0", r(30))], "z": [Container(ContainerId(2, 1), z.path, "n0", r(10))]}
+    used = {
+        "a": [Container(ContainerId(1, 1), a.path, "n0", r(30))],
+        "z": [Container(ContainerId(2, 1), z.path, "n0", r(10))],
+    }
     return two_queue_round(a, z, used, {a.path: r(30), z.path: r(z_ideal)}, demand={z.path: r(50)})
 
 
@@ -273,7 +306,10 @@ def untouchable_round(b_ideal: int) -> Round:
     a = QueueShape("root.a", capacity={"": 50}, disable_preemption=True)
     b = QueueShape("root.b", capacity={"": 50})
     used = {
-        "a": [Container(ContainerId(1, 1), a.path, "n0", r(80)), Container(ContainerId(1, 2), a.path, "n0", r(10), reserved=True)],
+        "a": [
+            Container(ContainerId(1, 1), a.path, "n0", r(80)),
+            Container(ContainerId(1, 2), a.path, "n0", r(10), reserved=True),
+        ],
         "b": [Container(ContainerId(2, 1), b.path, "n0", r(20))],
     }
     return two_queue_round(a, b, used, {a.path: r(90), b.path: r(b_ideal)}, demand={b.path: r(40)})
@@ -306,8 +342,9 @@ def break_killable_unselected() -> Round:
     """Marked long ago, but not selected this round: no killable event may name it (A.12)."""
     c = container(SNAPSHOT, 1, 5)
     prior = PolicyState(marks={c.container_id: 0})
-    return make_round([(1, 8)], now=50000, prior=prior,
-                      events=[PreemptionEvent(EventType.MARK_CONTAINER_FOR_KILLABLE, c, "fifo")])
+    return make_round(
+        [(1, 8)], now=50000, prior=prior, events=[PreemptionEvent(EventType.MARK_CONTAINER_FOR_KILLABLE, c, "fifo")]
+    )
 
 
 def break_kill_wait_setting() -> Round:
@@ -334,12 +371,24 @@ BREAKERS: dict[str, list[Callable[[], Round]]] = {
     "selected_once": [break_selected_once_across_selectors, break_selected_once_within_selector],
     "selection_is_real": [break_selection_unknown, break_selection_killable],
     "disabled_queue_untouched": [break_disabled_selected, break_disabled_event],
-    "ideal_within_parent": [break_ideal_parent, break_root_ideal, break_ideal_zero_guarantee_pass,
-                            break_ideal_beyond_starting_assignments],
-    "ideal_within_partition": [break_ideal_partition, break_ideal_zero_guarantee_pass,
-                               break_ideal_beyond_starting_assignments],
+    "ideal_within_parent": [
+        break_ideal_parent,
+        break_root_ideal,
+        break_ideal_zero_guarantee_pass,
+        break_ideal_beyond_starting_assignments,
+    ],
+    "ideal_within_partition": [
+        break_ideal_partition,
+        break_ideal_zero_guarantee_pass,
+        break_ideal_beyond_starting_assignments,
+    ],
     "am_only_over_limit": [break_am_limit],
-    "killable_after_wait": [break_killable_early, break_killable_unmarked, break_killable_unselected, break_kill_wait_setting],
+    "killable_after_wait": [
+        break_killable_early,
+        break_killable_unmarked,
+        break_killable_unselected,
+        break_kill_wait_setting,
+    ],
     "observe_only_silent": [break_observe_only_events, break_observe_only_marks],
 }
 
@@ -409,7 +458,10 @@ def test_the_disabled_flag_is_inherited_from_an_ancestor() -> None:
         QueueShape(B, capacity={"": 30}),
     ]
     snapshot = build_snapshot(
-        [("", True)], [Node("n0", "", r(100))], shapes, [Application(1, "root.p.x")],
+        [("", True)],
+        [Node("n0", "", r(100))],
+        shapes,
+        [Application(1, "root.p.x")],
         [Container(ContainerId(1, 1), "root.p.x", "n0", r(10))],
     )
     assert snapshot.queues["root.p.x"].preemption_disabled

@@ -4,7 +4,16 @@ making room for the starved request costs least (the sum of the victims' running
 from __future__ import annotations
 
 from yarnspec.impl.calculator import calculator
-from yarnspec.impl.cluster import Application, ClusterSnapshot, Container, ContainerId, Node, Partition, Queue, QueuePartition
+from yarnspec.impl.cluster import (
+    Application,
+    ClusterSnapshot,
+    Container,
+    ContainerId,
+    Node,
+    Partition,
+    Queue,
+    QueuePartition,
+)
 from yarnspec.impl.preemption.config import PreemptionConfig
 from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.impl.resources import Resource
@@ -29,7 +38,13 @@ def snapshot(starts: dict[str, list[int]]) -> ClusterSnapshot:
     containers.append(Container(ContainerId(2, 1), "root.b", "n0", GB, is_am=True, started_ms=50))
     used_a = sum((c.resource for c in containers if c.app_id == 1), Resource.of(0, 0))
     queues = [
-        Queue("root", None, ("root.a", "root.b"), leaf=False, partitions={"": QueuePartition(gb(6), gb(6), gb(6), gb(2), gb(2))}),
+        Queue(
+            "root",
+            None,
+            ("root.a", "root.b"),
+            leaf=False,
+            partitions={"": QueuePartition(gb(6), gb(6), gb(6), gb(2), gb(2))},
+        ),
         Queue("root.a", "root", partitions={"": QueuePartition(gb(3), gb(6), used_a)}),
         Queue("root.b", "root", partitions={"": QueuePartition(gb(3), gb(6), gb(1), gb(2), gb(2))}),
     ]
@@ -44,7 +59,9 @@ def test_the_cheapest_node_is_freed_and_nothing_elsewhere() -> None:
     node_cost = result.selectors[0]
     assert node_cost.name == "node-cost"
     assert {c.node for c in node_cost.selected} == {"n2"} and len(node_cost.selected) == 2
-    older = edit_schedule(snapshot({"n1": [90, 95], "n2": [10, 20]}), CONFIG.replace(node_cost_selector=True), calculator("default"), 100)
+    older = edit_schedule(
+        snapshot({"n1": [90, 95], "n2": [10, 20]}), CONFIG.replace(node_cost_selector=True), calculator("default"), 100
+    )
     assert {c.node for c in older.selectors[0].selected} == {"n1"}
 
 
@@ -57,6 +74,11 @@ def test_without_the_selector_the_fifo_selector_picks_by_age_across_nodes() -> N
 def test_nothing_is_taken_when_the_request_already_fits() -> None:
     snap = snapshot({"n1": [10], "n2": [90, 95]})  # n1 has 1 GB free: the 2 GB request still does not fit
     fits = snapshot({"n2": [90, 95]})  # n1 empty: the request fits there
-    assert edit_schedule(fits, CONFIG.replace(node_cost_selector=True), calculator("default"), 100).selectors[0].selected == ()
-    chosen = edit_schedule(snap, CONFIG.replace(node_cost_selector=True), calculator("default"), 100).selectors[0].selected
+    assert (
+        edit_schedule(fits, CONFIG.replace(node_cost_selector=True), calculator("default"), 100).selectors[0].selected
+        == ()
+    )
+    chosen = (
+        edit_schedule(snap, CONFIG.replace(node_cost_selector=True), calculator("default"), 100).selectors[0].selected
+    )
     assert [c.node for c in chosen] == ["n1"]  # one young container on n1 makes room: cheaper than two on n2

@@ -117,7 +117,9 @@ def test_the_state_is_not_shared_between_rounds() -> None:
     wait=st.integers(min_value=0, max_value=5000),
     take=st.integers(min_value=1, max_value=30),
 )
-def test_kills_only_after_the_wait_and_marks_never_outlive_twice_the_wait(clock: list[int], wait: int, take: int) -> None:
+def test_kills_only_after_the_wait_and_marks_never_outlive_twice_the_wait(
+    clock: list[int], wait: int, take: int
+) -> None:
     snapshot = two_leaves(used=(100, 0), pending=(0, take)).build()
     config = HARNESS.replace(max_wait_before_kill_ms=wait, natural_termination_factor=0.5)
     state, now = PolicyState(), 0

@@ -231,7 +231,12 @@ def test_the_suite_reports_a_broken_policy_with_a_counterexample(monkeypatch: py
 
 
 def _select_everything_with(
-    real: Callable[..., RoundResult], snapshot: ClusterSnapshot, config: object, calc: object, now_ms: int, state: object = None
+    real: Callable[..., RoundResult],
+    snapshot: ClusterSnapshot,
+    config: object,
+    calc: object,
+    now_ms: int,
+    state: object = None,
 ) -> RoundResult:
     """A broken policy: the real round, but one selector that takes every live container."""
     result = real(snapshot, config, calc, now_ms, state)
@@ -253,7 +258,14 @@ def test_a_crashing_policy_is_reported_in_the_suite_row(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize(
     "examples, seed, place",
-    [(0, 1, "examples"), (-3, 1, "examples"), (2.5, 1, "examples"), (True, 1, "examples"), (5, -1, "seed"), (5, "x", "seed")],
+    [
+        (0, 1, "examples"),
+        (-3, 1, "examples"),
+        (2.5, 1, "examples"),
+        (True, 1, "examples"),
+        (5, -1, "seed"),
+        (5, "x", "seed"),
+    ],
 )
 def test_the_suite_rejects_bad_arguments(examples: object, seed: object, place: str) -> None:
     with pytest.raises(InputError) as caught:
@@ -276,12 +288,21 @@ def test_invariants_hold_with_intra_queue_preemption(scenario: PreemptionScenari
     choices.)"""
     snap = scenario.snapshot
     apps = [
-        replace(a, priority=a.app_id % 3, pending=tuple((p, snap.queues[a.queue].at(p).pending) for p in snap.partitions))
+        replace(
+            a, priority=a.app_id % 3, pending=tuple((p, snap.queues[a.queue].at(p).pending) for p in snap.partitions)
+        )
         for a in snap.apps.values()
     ]
-    queues = [replace(q, minimum_allocation=Resource.of(1, 1)) for q in snap.queues.values()]  # the generator's small units
+    queues = [
+        replace(q, minimum_allocation=Resource.of(1, 1)) for q in snap.queues.values()
+    ]  # the generator's small units
     snap = ClusterSnapshot.create(
-        list(snap.partitions.values()), list(snap.nodes.values()), queues, apps, list(snap.containers), snap.resource_types
+        list(snap.partitions.values()),
+        list(snap.nodes.values()),
+        queues,
+        apps,
+        list(snap.containers),
+        snap.resource_types,
     )
     scenario = replace(scenario, snapshot=snap)
     for rnd in play_rounds(scenario):

@@ -68,14 +68,18 @@ def states(draw: st.DrawFn) -> SuperiorState:
     running = []
     for i in range(draw(st.integers(0, 12))):
         queue = draw(st.sampled_from(queues)).name
-        running.append(Task(f"app-{queue}", queue, r(draw(st.integers(1, 4)), draw(st.integers(1, 4))), draw(st.booleans()), i))
+        running.append(
+            Task(f"app-{queue}", queue, r(draw(st.integers(1, 4)), draw(st.integers(1, 4))), draw(st.booleans()), i)
+        )
     pending = tuple((q.name, r(draw(st.integers(0, 8)), draw(st.integers(0, 8)))) for q in queues)
     return SuperiorState(r(40, 40), queues, tuple(running), pending)
 
 
 @settings(max_examples=200)
 @given(states(), st.sampled_from(GUARDS), st.integers(-1, 3))
-def test_no_protected_queue_and_no_master_is_ever_preempted(state: SuperiorState, guard: MinimumGuard, limit: int) -> None:
+def test_no_protected_queue_and_no_master_is_ever_preempted(
+    state: SuperiorState, guard: MinimumGuard, limit: int
+) -> None:
     taken = superior_round(state, guard, limit)
     assert limit < 0 or len(taken) <= limit
     left = list(state.running)

@@ -6,6 +6,8 @@ guarantees, Hadoop 3.4.0's shares) does not. The default rule (``effective``) is
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yarnspec.impl.cluster import DEFAULT_PARTITION, Partition
 from yarnspec.impl.errors import NotModelled
@@ -14,9 +16,6 @@ from yarnspec.impl.preemption.context import RoundContext
 from yarnspec.impl.preemption.result import EventType
 from yarnspec.impl.preemption.temp_queue import build_tree, tiny_queue_guarantee
 from yarnspec.impl.resources import Resource
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from .builders import DEFAULT, DRF, HARNESS, ClusterBuilder, one_round
 

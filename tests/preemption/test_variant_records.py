@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from yarnspec.checks.symbolic.domain import VARIANTS as PROOF_VARIANTS, variant_rule
+from yarnspec.checks.symbolic.domain import VARIANTS as PROOF_VARIANTS
+from yarnspec.checks.symbolic.domain import variant_rule
 from yarnspec.impl.errors import NotModelled
 from yarnspec.impl.preemption.config import GUARANTEE_RULES, VARIANTS, PreemptionConfig
 from yarnspec.impl.preemption.ideal import IdealMode
@@ -53,4 +54,4 @@ def test_an_unknown_name_is_not_modelled(lookup: object) -> None:
     with pytest.raises(NotModelled, match="'hadoop-2' \\(known: "):
         lookup("hadoop-2")  # type: ignore[operator]
     with pytest.raises(NotModelled, match="policy variant 'hadoop-2'"):
-        PreemptionConfig(variant="hadoop-2").rules  # type: ignore[arg-type]
+        _ = PreemptionConfig(variant="hadoop-2").rules  # type: ignore[arg-type]

@@ -177,7 +177,9 @@ def test_unknown_variant_and_bad_clock_and_app_outside_a_leaf() -> None:
     pending=st.integers(min_value=0, max_value=100),
     factor=st.sampled_from([0.2, 0.5, 1.0]),
 )
-def test_2_7_3_never_marks_reservations_and_takes_no_more_than_3(used: int, reserved: int, pending: int, factor: float) -> None:
+def test_2_7_3_never_marks_reservations_and_takes_no_more_than_3(
+    used: int, reserved: int, pending: int, factor: float
+) -> None:
     """From one over-using leaf with unit containers: 2.7.3 truncates where Hadoop 3 rounds up
     and counts reservations without marking them, so it never selects more than Hadoop 3."""
     builder = two_leaves(used=(used - min(used, reserved), 0), pending=(0, pending))

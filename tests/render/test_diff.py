@@ -14,8 +14,12 @@ from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.checks.render.diff import diff, entities, listing
 
 NAMES = st.sampled_from(["n0", "n1", "n2"])
-FIELDS = st.fixed_dictionaries({"used": st.lists(st.integers(0, 4), min_size=2, max_size=2), "reserved": st.integers(-1, 3)})
-CONTAINER = st.fixed_dictionaries({"app": st.sampled_from(["a", "b"]), "node": NAMES, "state": st.sampled_from(["RUNNING", "RESERVED"])})
+FIELDS = st.fixed_dictionaries(
+    {"used": st.lists(st.integers(0, 4), min_size=2, max_size=2), "reserved": st.integers(-1, 3)}
+)
+CONTAINER = st.fixed_dictionaries(
+    {"app": st.sampled_from(["a", "b"]), "node": NAMES, "state": st.sampled_from(["RUNNING", "RESERVED"])}
+)
 
 
 @st.composite
@@ -70,7 +74,12 @@ def test_a_state_has_no_changes_from_itself(state: dict[str, Any]) -> None:
 
 def test_field_changes_read_as_old_to_new() -> None:
     old = {"nodes": {"n0": {"used": [0, 0], "free": [4, 4]}}, "queues": {"root.a": {}}, "proposals": ["p"], "marks": {}}
-    new = {"nodes": {"n0": {"used": [2, 1], "free": [2, 3]}}, "queues": {"root.a": {"": [2, 1]}}, "proposals": [], "marks": {"c3": 7}}
+    new = {
+        "nodes": {"n0": {"used": [2, 1], "free": [2, 3]}},
+        "queues": {"root.a": {"": [2, 1]}},
+        "proposals": [],
+        "marks": {"c3": 7},
+    }
     assert [c.line() for c in diff(old, new)] == [
         "node n0: used [0,0] -> [2,1], free [4,4] -> [2,3]",
         "queue root.a: none -> [2,1]",  # the default partition adds nothing to the name
@@ -90,7 +99,11 @@ def test_the_terminal_trace_shows_changes_loop_and_full_states() -> None:
     violation = explore(ToyModel(2, 3, 2, variant="broken-release"), check_progress=False).violation
     assert violation is not None
     lines = violation.format().splitlines()
-    assert lines[1:4] == ["    0   (initial state)", "          n0: used 0, holders []", "          n1: used 0, holders []"]
+    assert lines[1:4] == [
+        "    0   (initial state)",
+        "          n0: used 0, holders []",
+        "          n1: used 0, holders []",
+    ]
     assert lines[-2:] == ["    3   release(a0, n0)", "          n0: holders -a0"]
     full = violation.format(full=True).splitlines()
     assert full[-1] == '          state: {"n0":{"used":2,"holders":["a1"]},"n1":{"used":0,"holders":[]}}'

@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 
+from tests.scenarios.harness import run
 from yarnspec.checks.explore import Trace, explore
 from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.checks.render.dot import state_graph
 from yarnspec.checks.render.itf import to_itf, value
-
-from tests.scenarios.harness import run
 
 EDGE = re.compile(r"^  s(\d+) -> s(\d+) \[label=\"([^\"]*)\"")
 NODE = re.compile(r"^  s(\d+) \[label=\"([^\"]*)\"(.*)\];$")
@@ -55,7 +54,11 @@ def test_dot_around_a_counterexample_draws_its_path_and_colours_the_violation() 
     graph = state_graph(model, trace)
     nodes, edges = parse(graph.text)
     assert (graph.states, graph.edges, graph.cut) == (len(nodes), len(edges), False)
-    path = [next(n for n, (label, _) in nodes.items() if f"step {i}" in label.split("\\n")[1:2][0]) for i in range(len(trace.steps)) if any(f"step {i}" in label for label, _ in nodes.values())]
+    path = [
+        next(n for n, (label, _) in nodes.items() if f"step {i}" in label.split("\\n")[1:2][0])
+        for i in range(len(trace.steps))
+        if any(f"step {i}" in label for label, _ in nodes.values())
+    ]
     assert len(path) == len(trace.steps)
     for (a, b), step in zip(zip(path, path[1:]), trace.steps[1:]):
         assert any(e[:2] == (a, b) and step.action in e[2].split("\\n") for e in edges)
@@ -126,7 +129,9 @@ def assert_itf_value(item: Any) -> None:
         for inner in item:
             assert_itf_value(inner)
     else:
-        assert isinstance(item, (str, bool, int)) and (isinstance(item, bool) or not isinstance(item, int) or abs(item) < 2**53)
+        assert isinstance(item, (str, bool, int)) and (
+            isinstance(item, bool) or not isinstance(item, int) or abs(item) < 2**53
+        )
 
 
 def test_itf_of_a_scheduler_trace_and_a_lasso(tmp_path: Path, leak: Path) -> None:
@@ -213,13 +218,19 @@ def test_an_emitted_test_guards_the_fix_and_says_which_part_fails(tmp_path: Path
     assert outcome.returncode == 0 and "2 passed" in outcome.stdout, outcome.stdout
     # the fix regresses: the "fixed" variant is the buggy one again -> only the fix test fails
     regressed = tmp_path / "test_regressed.py"
-    regressed.write_text(text.replace("'world': 'async-double-commit/yarn-8127'", "'world': 'async-double-commit/pre-8127'"), encoding="utf-8")
+    regressed.write_text(
+        text.replace("'world': 'async-double-commit/yarn-8127'", "'world': 'async-double-commit/pre-8127'"),
+        encoding="utf-8",
+    )
     outcome = run_pytest(regressed)
     assert outcome.returncode == 1 and "1 failed, 1 passed" in outcome.stdout
     assert "test_fixed_variant_keeps_the_property" in outcome.stdout and "is violated under the fix" in outcome.stdout
     # the model no longer shows the bug (the trace is of another variant) -> only the replay fails
     changed = tmp_path / "test_changed.py"
-    changed.write_text(text.replace("'world': 'async-double-commit/pre-8127'", "'world': 'async-double-commit/yarn-8127'", 1), encoding="utf-8")
+    changed.write_text(
+        text.replace("'world': 'async-double-commit/pre-8127'", "'world': 'async-double-commit/yarn-8127'", 1),
+        encoding="utf-8",
+    )
     outcome = run_pytest(changed)
     assert outcome.returncode == 1 and "1 failed, 1 passed" in outcome.stdout
     assert "test_buggy_variant_still_shows_the_counterexample" in outcome.stdout
@@ -232,5 +243,14 @@ def test_the_fixed_variant_is_the_one_that_adds_the_fix(tmp_path: Path) -> None:
     status, _, err = run("explore", "big-container-livelock", "--emit-test", str(tmp_path / "test_livelock.py"))
     assert status == 0 and "no variant of big-container-livelock is expected to hold guarantee-progress" in err
     assert "def test_fixed_variant" not in (tmp_path / "test_livelock.py").read_text(encoding="utf-8")
-    status, _, err = run("explore", "reserved-starvation", "--variant", "yarn-8127", "--emit-test", str(target), "--fixed-variant", "nope")
+    status, _, err = run(
+        "explore",
+        "reserved-starvation",
+        "--variant",
+        "yarn-8127",
+        "--emit-test",
+        str(target),
+        "--fixed-variant",
+        "nope",
+    )
     assert status == 2 and "--fixed-variant" in err

@@ -25,7 +25,6 @@ if str(PROJECT_ROOT) not in sys.path:  # run as a script for --screenshot
     sys.path.insert(0, str(PROJECT_ROOT))
 
 from tests.browser import Browser  # noqa: E402
-
 from yarnspec.checks.cli import main  # noqa: E402
 from yarnspec.checks.explore import Trace, explore  # noqa: E402
 from yarnspec.checks.explore.toy import ToyModel  # noqa: E402
@@ -122,7 +121,9 @@ def test_the_header_says_the_property_the_why_and_the_outcome(viewer: tuple[Trac
     assert text(browser, "header h1") == f"guarantee-progress: {description}"
     assert text(browser, "#why") == f"Why it is asked: {scenario.variant('default').evidence}"
     assert text(browser, "#outcome").startswith(f"violated: after {trace.loop_start} steps, steps {trace.loop_start}..")
-    assert text(browser, "#loop-reason").startswith("The loop never makes progress because app_B's <2048, 2> request in root.B waits")
+    assert text(browser, "#loop-reason").startswith(
+        "The loop never makes progress because app_B's <2048, 2> request in root.B waits"
+    )
     # the fairness details are folded below, not in the head's sentences
     assert browser.evaluate("document.querySelector('#detail #message').textContent") == trace.message
     assert browser.evaluate("document.getElementById('detail').open") is False
@@ -189,12 +190,22 @@ def test_queue_paths_are_whole_or_cut_from_the_left_with_a_tooltip(tmp_path: Pat
         assert browser.errors() == []
     assert isinstance(rows, list)
     paths = [row[0] for row in rows]
-    assert paths == ["root", "root.analytics", "root.analytics.adhoc", "root.analytics.ml", "root.analytics.interactive-dashboards-for-the-finance-team"]
+    assert paths == [
+        "root",
+        "root.analytics",
+        "root.analytics.adhoc",
+        "root.analytics.ml",
+        "root.analytics.interactive-dashboards-for-the-finance-team",
+    ]
     shown = {row[0]: row[1] for row in rows}
     assert shown["root.analytics.adhoc"] == "root.analytics.adhoc" and shown["root.analytics.ml"] == "root.analytics.ml"
     long = shown["root.analytics.interactive-dashboards-for-the-finance-team"]
-    assert long.startswith("\u2026") and "root.analytics.interactive-dashboards-for-the-finance-team".endswith(long[1:]) and len(long) > 10
-    for path, label, title, right, bar in rows:
+    assert (
+        long.startswith("\u2026")
+        and "root.analytics.interactive-dashboards-for-the-finance-team".endswith(long[1:])
+        and len(long) > 10
+    )
+    for path, _label, title, right, bar in rows:
         assert title == path  # the full path is the row's tooltip
         assert right <= bar  # the name never runs under the bar
     assert len(set(shown.values())) == len(rows)  # siblings stay apart
@@ -210,7 +221,9 @@ def test_every_control_moves_between_steps(viewer: tuple[Trace, Browser]) -> Non
     assert_shows(trace, browser, 2)
     browser.press("ArrowLeft")
     assert_shows(trace, browser, 1)
-    browser.evaluate("(s => { s.value = '11'; s.dispatchEvent(new Event('input')); })(document.getElementById('slider'))")
+    browser.evaluate(
+        "(s => { s.value = '11'; s.dispatchEvent(new Event('input')); })(document.getElementById('slider'))"
+    )
     assert_shows(trace, browser, 11)
     assert count(browser, "#cluster g.container.reserved") == 1  # the borrower's reservation on n0
     browser.evaluate("document.querySelector('#steps li[data-step=\"9\"]').click()")

@@ -14,7 +14,10 @@ BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "scenarios.py"
 
 def test_the_benchmark_prints_rows_and_a_json_last_line() -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCHMARK), "--only", "big-container-livelock"], capture_output=True, text=True, timeout=300
+        [sys.executable, str(BENCHMARK), "--only", "big-container-livelock"],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()

@@ -15,11 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scenarios.harness import build_parser, run
 from yarnspec.checks.explore import Trace, explore
 from yarnspec.checks.explore.toy import ToyModel
 from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds
-
-from tests.scenarios.harness import build_parser, run
 
 HARNESS = Path(__file__).with_name("harness.py")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +55,9 @@ def test_list_shows_every_scenario_variant_property_and_expected_verdict() -> No
     for scenario in SCENARIOS.values():
         assert f"{scenario.name}  ({scenario.source})" in out
         for variant in scenario.variants:
-            line = next(line for line in out.splitlines() if line.split()[:1] == [variant.name] and variant.evidence in line)
+            line = next(
+                line for line in out.splitlines() if line.split()[:1] == [variant.name] and variant.evidence in line
+            )
             assert variant.property in line and f"expected {variant.expected}" in line
 
 
@@ -76,7 +77,17 @@ def test_json_document_of_a_violation(leak: tuple[int, str, str, Path, Path]) ->
     status, out, _, _, _ = leak
     document = json.loads(out)
     assert status == 0
-    for key in ("verdict", "property", "distinct_states", "transitions", "depth", "seconds", "trace", "expected", "agrees"):
+    for key in (
+        "verdict",
+        "property",
+        "distinct_states",
+        "transitions",
+        "depth",
+        "seconds",
+        "trace",
+        "expected",
+        "agrees",
+    ):
         assert key in document
     assert document["verdict"] == "violated" and document["agrees"] is True
     assert document["property"] == "invariants" and document["expected"] == "violated"
@@ -122,7 +133,9 @@ def test_exhaustive_drops_the_default_depth_bound_and_keeps_symmetry() -> None:
     assert scenario.bounds.max_depth is not None  # bounded by default
     parse = build_parser().parse_args
     assert _bounds(scenario, parse(["explore", "no-leak", "--exhaustive"])) == ExploreBounds(None, None, True)
-    assert _bounds(scenario, parse(["explore", "no-leak", "--exhaustive", "--no-symmetry"])) == ExploreBounds(None, None, False)
+    assert _bounds(scenario, parse(["explore", "no-leak", "--exhaustive", "--no-symmetry"])) == ExploreBounds(
+        None, None, False
+    )
 
 
 def test_simulation_is_seeded_and_a_miss_is_not_a_pass() -> None:
@@ -134,7 +147,9 @@ def test_simulation_is_seeded_and_a_miss_is_not_a_pass() -> None:
     first, second = json.loads(out), json.loads(again)
     assert first.pop("seconds") >= 0 and second.pop("seconds") >= 0
     assert first == second
-    assert status == 3 and first["mode"] == "simulate" and first["verdict"] == "not-refuted" and first["agrees"] is False
+    assert (
+        status == 3 and first["mode"] == "simulate" and first["verdict"] == "not-refuted" and first["agrees"] is False
+    )
     assert first["limit"]["kind"] == "walks"
     assert first["verdict_text"] == "not refuted: no violation in 50 walks of up to 30 steps (simulation, seed 3)"
     assert first["depth"] is None and first["simulation"] == {"seed": 3, "walks": 50, "max_steps": 30}
@@ -146,7 +161,9 @@ def test_simulating_a_progress_scenario_says_the_property_is_not_checked() -> No
     assert status == 3  # random walks that find nothing do not show that the invariants hold
     assert "property invariants, expected holds" in out and out.rstrip().endswith("MISMATCH")
     assert "note: reservation-progress not checked: a simulation checks the invariants only" in out
-    status, out, _ = run("explore", "reserved-starvation", "--simulate", "--walks", "5", "--steps", "20", "--accept", "not-refuted")
+    status, out, _ = run(
+        "explore", "reserved-starvation", "--simulate", "--walks", "5", "--steps", "20", "--accept", "not-refuted"
+    )
     assert status == 0 and out.rstrip().endswith("holds was expected, not-refuted accepted (--accept)")
 
 
@@ -180,7 +197,9 @@ def test_emitted_test_replays_and_catches_a_changed_behaviour(leak: tuple[int, s
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    test = next(getattr(module, name) for name in dir(module) if name == "test_buggy_variant_still_shows_the_counterexample")
+    test = next(
+        getattr(module, name) for name in dir(module) if name == "test_buggy_variant_still_shows_the_counterexample"
+    )
     test()  # passes: the model still leaks under pre-8127
     module.TRACE["parameters"]["world"] = "async-double-commit/yarn-8127"
     module.TRACE["variant"] = "async/single-node/yarn-8127"
@@ -190,7 +209,9 @@ def test_emitted_test_replays_and_catches_a_changed_behaviour(leak: tuple[int, s
 
 def test_no_counterexample_writes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
-    status, _, err = run("explore", "reserved-starvation", "--variant", "reserved-pickup-one-container", "--trace-out", str(path))
+    status, _, err = run(
+        "explore", "reserved-starvation", "--variant", "reserved-pickup-one-container", "--trace-out", str(path)
+    )
     assert status == 0 and not path.exists() and "no counterexample" in err
 
 
@@ -211,14 +232,23 @@ def test_replay_of_a_toy_trace(tmp_path: Path) -> None:
         ((), "explore: SCENARIO: name a scenario to explore (or give --list); known: async-double-commit"),
         (("nope",), "explore: SCENARIO: unknown scenario 'nope'; known: async-double-commit"),
         (("--list", "nope"), "explore: SCENARIO: unknown scenario 'nope'"),
-        (("async-double-commit", "--variant", "x"), "explore: --variant: scenario async-double-commit has no variant 'x'"),
+        (
+            ("async-double-commit", "--variant", "x"),
+            "explore: --variant: scenario async-double-commit has no variant 'x'",
+        ),
         (("async-double-commit", "--max-depth", "-1"), "explore: --max-depth: expected a whole number >= 0, got -1"),
         (("async-double-commit", "--max-depth", "deep"), "explore: --max-depth: expected a whole number, got 'deep'"),
         (("async-double-commit", "--max-states", "0"), "explore: --max-states: expected a whole number >= 1, got 0"),
-        (("async-double-commit", "--simulate", "--walks", "0"), "explore: --walks: expected a whole number >= 1, got 0"),
+        (
+            ("async-double-commit", "--simulate", "--walks", "0"),
+            "explore: --walks: expected a whole number >= 1, got 0",
+        ),
         (("async-double-commit", "--simulate", "--seed", "x"), "explore: --seed: expected a whole number, got 'x'"),
         (("async-double-commit", "--seed", "3"), "explore: --seed: applies only with --simulate"),
-        (("async-double-commit", "--simulate", "--max-depth", "3"), "explore: --max-depth: does not apply to --simulate"),
+        (
+            ("async-double-commit", "--simulate", "--max-depth", "3"),
+            "explore: --max-depth: does not apply to --simulate",
+        ),
         (("--list", "--variant", "pre-8127"), "explore: --variant: does not apply to --list"),
         (("no-leak", "--exhaustive", "--max-depth", "3"), "explore: --max-depth: does not apply to --exhaustive"),
         (("no-leak", "--exhaustive", "--simulate"), "explore: --exhaustive: does not apply to --simulate"),
@@ -311,7 +341,11 @@ def test_replay_of_a_missing_or_broken_file(tmp_path: Path) -> None:
 
 
 def test_as_a_program_errors_never_show_a_traceback(tmp_path: Path) -> None:
-    for args in (["explore", "nope"], ["replay", str(tmp_path / "none.json")], ["explore", "--max-states", "x", "async-double-commit"]):
+    for args in (
+        ["explore", "nope"],
+        ["replay", str(tmp_path / "none.json")],
+        ["explore", "--max-states", "x", "async-double-commit"],
+    ):
         result = subprocess.run(
             [sys.executable, str(HARNESS), *args], capture_output=True, text=True, timeout=120, cwd=PROJECT_ROOT
         )

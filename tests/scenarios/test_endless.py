@@ -5,7 +5,6 @@ from a set-up and keep part of the environment quiet."""
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,15 +14,15 @@ from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import enabled, label, start, successors, take
 from yarnspec.impl.scheduler.bookkeeping.canonical import renumber_containers
 from yarnspec.impl.scheduler.environment_effects import age, tick
-from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due
-from yarnspec.impl.scheduler.state import NONE, SchedulerState, live_partition_resources
 from yarnspec.impl.scheduler.inputs.bounds import Bounds
 from yarnspec.impl.scheduler.inputs.settings import time_horizon
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, RequestSpec
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due
+from yarnspec.impl.scheduler.state import NONE, SchedulerState, live_partition_resources
 from yarnspec.impl.scheduler.world import World, build_world
-from yarnspec.spec.worlds.catalogue import SCENARIOS, ScenarioModel
 from yarnspec.spec.scheduler.invariants import check_state
 from yarnspec.spec.scheduler.model import SchedulerModel, starved_queue
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ScenarioModel
 
 NO_LEAK = SCENARIOS["no-leak"].world(SCENARIOS["no-leak"].variant("yarn-8127"))
 BIG = SCENARIOS["big-container-livelock"].world(SCENARIOS["big-container-livelock"].variant("default"))
@@ -74,7 +73,9 @@ def test_renumbering_closes_the_gap_a_kill_leaves() -> None:
     assert [c.cid for c in renamed.containers] == [0, 1, 2, 3, 4] and renamed.next_container == 5
     b_app = renamed.apps[1]
     assert b_app is not None and b_app.am_container == 4
-    assert [(c.app, c.node, c.resource) for c in renamed.containers] == [(c.app, c.node, c.resource) for c in state.containers]
+    assert [(c.app, c.node, c.resource) for c in renamed.containers] == [
+        (c.app, c.node, c.resource) for c in state.containers
+    ]
 
 
 # -- endless time ---------------------------------------------------------------------------
@@ -88,7 +89,10 @@ def at_bound(world: World, state: SchedulerState) -> SchedulerState:
 
 def test_time_horizon_covers_every_span() -> None:
     assert time_horizon(BIG.settings) == 2 * 1000 + 1  # the mark expiry outlasts the 1 s interval
-    assert time_horizon(SCENARIOS["reserved-starvation"].world(SCENARIOS["reserved-starvation"].variants[0]).settings) == 1000
+    assert (
+        time_horizon(SCENARIOS["reserved-starvation"].world(SCENARIOS["reserved-starvation"].variants[0]).settings)
+        == 1000
+    )
 
 
 def test_a_tick_at_the_bound_ages_the_stamps_down_to_the_horizon() -> None:
@@ -115,7 +119,9 @@ def test_without_endless_a_tick_at_the_bound_stutters() -> None:
 
 def test_endless_bounds_are_checked() -> None:
     conf, nodes, apps = BIG.configuration, BIG.nodes, [BIG_APP]
-    with pytest.raises(InputError, match=r"bounds\.max_clock_ms: an endless world's clock must reach its time horizon, 2001 ms"):
+    with pytest.raises(
+        InputError, match=r"bounds\.max_clock_ms: an endless world's clock must reach its time horizon, 2001 ms"
+    ):
         build_world(conf, BIG.partitions, nodes, apps, bounds=Bounds(max_clock_ms=2500, endless=True))
     with pytest.raises(InputError, match=r"bounds\.endless: expected true or false, found 1"):
         build_world(conf, BIG.partitions, nodes, apps, bounds=Bounds(endless=1))  # type: ignore[arg-type]
@@ -165,7 +171,9 @@ def test_starved_queue_matches_an_independent_computation(choices: list[int]) ->
 
 def test_guarantee_progress_is_checked_only_when_asked() -> None:
     assert [p.name for p in SchedulerModel(BIG, "t").progress()] == ["reservation-progress"]
-    assert [p.name for p in SchedulerModel(BIG, "t", properties=("guarantee-progress",)).progress()] == ["guarantee-progress"]
+    assert [p.name for p in SchedulerModel(BIG, "t", properties=("guarantee-progress",)).progress()] == [
+        "guarantee-progress"
+    ]
     with pytest.raises(ValueError, match="unknown progress property 'nope'"):
         SchedulerModel(BIG, "t", properties=("nope",))
 

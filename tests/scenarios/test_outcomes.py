@@ -59,7 +59,9 @@ def test_a_request_over_the_guarantee_is_vacuous_not_holds(capsys: pytest.Captur
     assert status == 0
     assert "guarantee-progress (leads-to) under WF(" in out
     assert ": vacuous: the premise never holds in any reachable state (exhaustive) [premise held in 0 states]" in out
-    assert out.rstrip().endswith("verdict: vacuous: the premise never holds in any reachable state (exhaustive), as expected (vacuous)")
+    assert out.rstrip().endswith(
+        "verdict: vacuous: the premise never holds in any reachable state (exhaustive), as expected (vacuous)"
+    )
     status, out, _ = run(["explore", "--world", str(VACUOUS), "--json"], capsys)
     document = json.loads(out)
     assert document["verdict"] == "vacuous" and document["limit"] is None and document["exit_status"] == 0
@@ -170,7 +172,10 @@ def test_an_unknown_expectation_is_one_line(tmp_path: Path, capsys: pytest.Captu
     world = twin(tmp_path, "bad.toml", ('expect = "vacuous"', 'expect = "bounded"'))
     status, _, err = run(["explore", "--world", str(world)], capsys)
     assert status == BAD_INPUT and err.count("\n") == 1
-    assert err == f"yarnspec: error: {world}: $.questions[0].expect: 'bounded' is not one of ['holds', 'violated', 'not-refuted', 'vacuous']\n"
+    assert (
+        err
+        == f"yarnspec: error: {world}: $.questions[0].expect: 'bounded' is not one of ['holds', 'violated', 'not-refuted', 'vacuous']\n"
+    )
 
 
 # -- check's table ---------------------------------------------------------------------------------
@@ -203,15 +208,21 @@ def test_checks_table_names_the_limit_of_a_bounded_row(capsys: pytest.CaptureFix
 
 
 def test_a_registered_invariant_whose_premise_is_never_reached_is_vacuous(tmp_path: Path) -> None:
-    one = SchedulerInvariant("at-most-one-reservation", "at most one reservation", "a test", lambda step: None, premise=A_RESERVATION)
+    one = SchedulerInvariant(
+        "at-most-one-reservation", "at most one reservation", "a test", lambda step: None, premise=A_RESERVATION
+    )
     catalogue: PropertyCatalogue = BUILTIN_PROPERTIES.with_properties([one])
-    world = twin(tmp_path, "registered.toml", ('property = "guarantee-progress"', 'property = "at-most-one-reservation"'))
+    world = twin(
+        tmp_path, "registered.toml", ('property = "guarantee-progress"', 'property = "at-most-one-reservation"')
+    )
     scenario = load_world(world, catalogue).scenario
     outcome = explore_variant(scenario, scenario.variants[0])
     assert outcome.verdict.status == Outcome.VACUOUS and outcome.agree and outcome.exit_status() == 0
 
 
-def test_the_partitioned_search_says_it_did_not_count_premises(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_partitioned_search_says_it_did_not_count_premises(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     world = invariants_world(tmp_path)
     status, out, _ = run(["explore", "--world", str(world), "--workers", "1", "--json"], capsys)
     document = json.loads(out)
@@ -227,7 +238,9 @@ acceptances = st.frozensets(st.sampled_from(ACCEPTABLE))
 
 
 @given(outcomes, expectations, acceptances)
-def test_only_the_expected_outcome_passes_unless_accepted(outcome: Outcome, expected: Outcome, accepted: frozenset[Outcome]) -> None:
+def test_only_the_expected_outcome_passes_unless_accepted(
+    outcome: Outcome, expected: Outcome, accepted: frozenset[Outcome]
+) -> None:
     passes = satisfies(outcome, expected, accepted)
     if not accepted:
         assert passes == (outcome == expected or (expected == Outcome.NOT_REFUTED and outcome == Outcome.HOLDS))

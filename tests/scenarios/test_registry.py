@@ -61,13 +61,21 @@ def test_variants_change_the_behaviour_they_name() -> None:
     record stands for the releases the documentation gives it."""
     starvation = SCENARIOS["reserved-starvation"]
     worlds = {v.name: starvation.world(v) for v in starvation.variants}
-    for name in ("yarn-8127", "reserved-pickup", "yarn-8127+yarn-9432", "yarn-8127+yarn-10259", "yarn-8127+yarn-10259+yarn-10293"):
+    for name in (
+        "yarn-8127",
+        "reserved-pickup",
+        "yarn-8127+yarn-9432",
+        "yarn-8127+yarn-10259",
+        "yarn-8127+yarn-10259+yarn-10293",
+    ):
         assert worlds[name].variants.name == name
     assert worlds["yarn-8127"].variants.releases == "Hadoop 3.1.2-3.2.x"
     assert worlds["yarn-8127+yarn-9432"].variants.releases == "Hadoop 3.3.0"
     assert worlds["yarn-8127+yarn-10259"].variants.releases == "Hadoop 3.3.1-3.3.6"
     assert worlds["yarn-8127+yarn-10259+yarn-10293"].variants.releases == "Hadoop 3.4.x"
-    assert worlds["reserved-pickup"].variants.releases.startswith("seed 003's pick-up on Hadoop 3.1.2-3.2.x (our reading")
+    assert worlds["reserved-pickup"].variants.releases.startswith(
+        "seed 003's pick-up on Hadoop 3.1.2-3.2.x (our reading"
+    )
     assert worlds["yarn-8127+yarn-10259"].variants.yarn_10259 and not worlds["yarn-8127+yarn-10259"].variants.yarn_10293
     assert worlds["reserved-pickup-one-container"].bounds.max_containers == 2
     assert worlds["reserved-pickup"].bounds.max_containers == 4
@@ -91,7 +99,9 @@ def test_unknown_names_are_one_clear_error() -> None:
     assert str(unknown.value) == f"explore: SCENARIO: unknown scenario 'no-such'; known: {', '.join(SCENARIOS)}"
     with pytest.raises(InputError) as variant:
         SCENARIOS["async-double-commit"].variant("post-8127", "explore", "--variant")
-    assert "explore: --variant: scenario async-double-commit has no variant 'post-8127'; known: pre-8127" in str(variant.value)
+    assert "explore: --variant: scenario async-double-commit has no variant 'post-8127'; known: pre-8127" in str(
+        variant.value
+    )
 
 
 @pytest.mark.parametrize(

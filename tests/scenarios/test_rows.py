@@ -25,7 +25,10 @@ def test_one_row_per_variant_and_every_verdict_matches(rows: list[ScenarioRow]) 
     by_variant = {r.variant: r for r in rows}
     assert by_variant["yarn-8127"].status == "violated"
     assert by_variant["yarn-8127"].counterexample.startswith("reservation-progress: lasso, ")
-    assert by_variant["yarn-8127+yarn-10259"].status == "vacuous" and by_variant["yarn-8127+yarn-10259"].counterexample == ""
+    assert (
+        by_variant["yarn-8127+yarn-10259"].status == "vacuous"
+        and by_variant["yarn-8127+yarn-10259"].counterexample == ""
+    )
     assert by_variant["yarn-8127+yarn-10259"].verdict == "vacuous (depth limit: depth 14, 755 states)"
     assert by_variant["reserved-pickup-one-container"].status == "not-refuted"
     assert all(r.states > 0 and r.transitions >= r.states - 1 and r.seconds >= 0 for r in rows)
@@ -35,7 +38,17 @@ def test_rows_serialise_and_format(rows: list[ScenarioRow]) -> None:
     document = rows[0].to_json()
     assert {"scenario", "variant", "property", "expected", "verdict", "matches", "states", "seconds"} <= set(document)
     table = format_rows(rows).splitlines()
-    assert table[0].split() == ["scenario", "variant", "property", "expected", "verdict", "match", "states", "seconds", "bounds"]
+    assert table[0].split() == [
+        "scenario",
+        "variant",
+        "property",
+        "expected",
+        "verdict",
+        "match",
+        "states",
+        "seconds",
+        "bounds",
+    ]
     assert len(table) == 2 + len(rows) and all(" yes " in line for line in table[2:])
 
 

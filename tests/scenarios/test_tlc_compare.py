@@ -33,7 +33,9 @@ tlc_compare = _load()
 
 def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "YARNSPEC_TLA2TOOLS"}
-    return subprocess.run([sys.executable, str(BENCHMARK), *arguments], env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(BENCHMARK), *arguments], env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def _fails_cleanly(done: subprocess.CompletedProcess[str], *words: str) -> None:
@@ -120,7 +122,11 @@ The depth of the complete state graph search is 21.
 )
 def test_tlc_counts_become_the_explorers(initial: int, transitions: int, distinct: int, depth: int) -> None:
     output = TLC_DONE.format(
-        initial=initial, plural="" if initial == 1 else "s", generated=initial + transitions, distinct=distinct, depth=depth
+        initial=initial,
+        plural="" if initial == 1 else "s",
+        generated=initial + transitions,
+        distinct=distinct,
+        depth=depth,
     )
     assert tlc_compare.parse_tlc(output) == ("holds", distinct, transitions, depth - 1)
 
@@ -131,7 +137,13 @@ def test_a_violated_invariant_is_read_as_violated() -> None:
 
 @pytest.mark.parametrize(
     "output",
-    ["", "Error: TLC threw an unexpected exception.", TLC_DONE.format(initial=1, plural="", generated=5, distinct=5, depth=3).replace("Model checking completed. No error has been found.\n", "")],
+    [
+        "",
+        "Error: TLC threw an unexpected exception.",
+        TLC_DONE.format(initial=1, plural="", generated=5, distinct=5, depth=3).replace(
+            "Model checking completed. No error has been found.\n", ""
+        ),
+    ],
 )
 def test_output_without_a_result_is_refused(output: str) -> None:
     with pytest.raises(ValueError):
@@ -147,7 +159,12 @@ def test_a_tlc_run_is_measured_and_its_counts_translated(tmp_path: Path) -> None
     java.write_text(f"#!/bin/sh\necho \"$@\" > {record}\ncat <<'EOF'\n{output}EOF\n")
     java.chmod(java.stat().st_mode | stat.S_IEXEC)
     figures = tlc_compare.run_tlc(str(java), "/some/tla2tools.jar", 2)
-    assert (figures.verdict, figures.distinct_states, figures.transitions, figures.depth) == ("holds", 33_118, 268_724, 38)
+    assert (figures.verdict, figures.distinct_states, figures.transitions, figures.depth) == (
+        "holds",
+        33_118,
+        268_724,
+        38,
+    )
     assert figures.tool == "TLC, 2 workers" and figures.wall_seconds > 0 and figures.peak_rss_mib > 0
     arguments = record.read_text().split()
     assert arguments[:5] == ["-XX:+UseParallelGC", "-cp", "/some/tla2tools.jar", "tlc2.TLC", "-workers"]
@@ -189,7 +206,9 @@ def test_ratios_put_each_run_against_each_and_the_fastest_on_two_cores() -> None
     assert found["two_cores"] == {"wall": 0.9, "cpu": 1.06, "rss": 0.3, "same_counts": False}
 
 
-def test_the_warm_up_fills_the_bytecode_cache_even_where_caching_is_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_warm_up_fills_the_bytecode_cache_even_where_caching_is_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     env = tlc_compare.bytecode_cached(tmp_path)
     assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPYCACHEPREFIX"] == str(tmp_path)

@@ -10,9 +10,9 @@ import pytest
 from yarnspec.checks.explore import Trace, explore
 from yarnspec.checks.suites.scenarios import ScenarioOutcome, explore_variant
 from yarnspec.impl.scheduler.inputs.settings import CONTINUE_LOOKING_KEY
-from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds, ScenarioModel
 from yarnspec.spec.scheduler.invariants import check_state
 from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
+from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds, ScenarioModel
 
 
 @functools.cache
@@ -26,7 +26,9 @@ def last_state(model: SchedulerModel, trace: Trace) -> ModelState:
     """The state the trace ends in, by following its action labels on the model."""
     (state,) = model.initial_states()
     for step in trace.steps[1:]:
-        (state,) = [target for action, target in model.successors(state) if model.action_label(action) == step.action][:1]
+        (state,) = [target for action, target in model.successors(state) if model.action_label(action) == step.action][
+            :1
+        ]
     return state
 
 
@@ -139,7 +141,9 @@ def test_the_big_container_verdict_does_not_depend_on_continue_looking(headroom:
     the cluster's free space, short of its container)."""
     s = SCENARIOS["big-container-livelock"]
     options = s.variant("reserved-selector").options
-    world = s.build(**{**options, "headroom": headroom, "properties": {**options["properties"], CONTINUE_LOOKING_KEY: "false"}})
+    world = s.build(
+        **{**options, "headroom": headroom, "properties": {**options["properties"], CONTINUE_LOOKING_KEY: "false"}}
+    )
     model = ScenarioModel(world, "t", ("guarantee-progress",), s.setup, s.quiet)
     assert not model.world.settings.continue_looking
     (prop,) = explore(model).properties
@@ -164,7 +168,10 @@ def test_the_default_selector_leaves_a_spread_reservation_waiting() -> None:
         assert len(reserved) == 1 and reserved[0]["free"][0] == 1024
         assert sum(n["free"][0] for n in nodes) == 2 * 1024  # and one more free gigabyte elsewhere
         assert step.state["apps"]["app_B"]["reserved"] == {"": [2048, 2]}
-        assert [(c["resource"][0], c["state"]) for c in step.state["containers"] if c["app"] == "app_B"] == [(1024, "RUNNING"), (2048, "RESERVED")]
+        assert [(c["resource"][0], c["state"]) for c in step.state["containers"] if c["app"] == "app_B"] == [
+            (1024, "RUNNING"),
+            (2048, "RESERVED"),
+        ]
 
 
 def test_the_reserved_selector_serves_the_spread_reservation_exhaustively() -> None:

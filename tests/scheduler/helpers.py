@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
-from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.inputs.bounds import Bounds
 from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec
 from yarnspec.impl.scheduler.inputs.variants import Variants
+from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World, build_world
 from yarnspec.spec.scheduler.invariants import check_state, check_step
 
@@ -51,7 +51,9 @@ def act(world: World, state: SchedulerState, text: str) -> tuple[SchedulerState,
     return result.state, result.note
 
 
-def play(world: World, labels: Sequence[str], state: SchedulerState | None = None, check: bool = True) -> tuple[SchedulerState, list[str]]:
+def play(
+    world: World, labels: Sequence[str], state: SchedulerState | None = None, check: bool = True
+) -> tuple[SchedulerState, list[str]]:
     """Apply the actions named by ``labels`` from ``state`` (default: the initial state); with
     ``check`` every state and step invariant must hold after every step."""
     current = state if state is not None else start(world)
@@ -59,7 +61,9 @@ def play(world: World, labels: Sequence[str], state: SchedulerState | None = Non
     for text in labels:
         before = current
         actions = enabled(world, current)
-        chosen = [a for a in actions if label(world, a) == text] or [a for a in actions if label(world, a).startswith(text)]
+        chosen = [a for a in actions if label(world, a) == text] or [
+            a for a in actions if label(world, a).startswith(text)
+        ]
         assert len(chosen) == 1, f"{text!r} not enabled once; enabled: {[label(world, a) for a in actions]}"
         result = apply_action(world, current, chosen[0])
         current = result.state

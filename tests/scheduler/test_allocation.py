@@ -5,19 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tests.scheduler.helpers import gb, make_world, play
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler import environment_effects as env
-from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import start
 from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal, should_allocate_or_reserve
-from yarnspec.impl.scheduler.async_scheduling.node_sorting import resource_usage, sorted_nodes, usage_ratio
 from yarnspec.impl.scheduler.allocation.queue_order import compare_utilization, ordered_apps, ordered_children
-from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
+from yarnspec.impl.scheduler.async_scheduling.node_sorting import resource_usage, sorted_nodes, usage_ratio
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
+from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.world import World
-
-from tests.scheduler.helpers import gb, make_world, play
 
 TWO = {"root.queues": "a,b", "root.a.capacity": "50", "root.b.capacity": "50"}
 
@@ -41,10 +40,19 @@ def holding(world: World, memory: Mapping[int, int], asking: Mapping[int, int] =
     return edit.freeze()
 
 
-def ones(queues: Mapping[str, str], *apps: tuple[str, str, int], nodes: tuple[NodeSpec, ...] = (NodeSpec("n0", gb(8, 8)),)) -> World:
+def ones(
+    queues: Mapping[str, str], *apps: tuple[str, str, int], nodes: tuple[NodeSpec, ...] = (NodeSpec("n0", gb(8, 8)),)
+) -> World:
     """A world whose apps (name, queue, app priority) have a 1 GB AM and 1 GB requests."""
-    specs = [AppSpec(name, queue, gb(1), (RequestSpec(1, gb(1)),), user=name, priority=priority) for name, queue, priority in apps]
-    limits = {f"root.{q}.{k}": v for q in "ab" for k, v in (("user-limit-factor", "4"), ("maximum-am-resource-percent", "1.0"))}
+    specs = [
+        AppSpec(name, queue, gb(1), (RequestSpec(1, gb(1)),), user=name, priority=priority)
+        for name, queue, priority in apps
+    ]
+    limits = {
+        f"root.{q}.{k}": v
+        for q in "ab"
+        for k, v in (("user-limit-factor", "4"), ("maximum-am-resource-percent", "1.0"))
+    }
     return make_world({**queues, **limits}, list(nodes), specs)
 
 
@@ -80,7 +88,9 @@ def test_queues_with_capacity_come_before_zero_capacity_ones() -> None:
 
 
 def test_fifo_orders_by_application_priority_then_submission() -> None:
-    world = ones({"root.queues": "a", "root.a.capacity": "100"}, ("first", "a", 0), ("second", "a", 1), ("third", "a", 0))
+    world = ones(
+        {"root.queues": "a", "root.a.capacity": "100"}, ("first", "a", 0), ("second", "a", 1), ("third", "a", 0)
+    )
     view = View(world, holding(world, {0: 1, 1: 1, 2: 1}))
     assert [world.apps[i].name for i in ordered_apps(view, 1)] == ["second", "first", "third"]
 
@@ -110,11 +120,17 @@ def test_node_sorting_policies() -> None:
 # -- reservations ---------------------------------------------------------------------------
 
 
-def big_world(continue_looking: bool = True, nodes: tuple[NodeSpec, ...] = (NodeSpec("n0", gb(4, 4)), NodeSpec("n1", gb(8, 8)))) -> World:
+def big_world(
+    continue_looking: bool = True, nodes: tuple[NodeSpec, ...] = (NodeSpec("n0", gb(4, 4)), NodeSpec("n1", gb(8, 8)))
+) -> World:
     props = {"root.queues": "a", "root.a.capacity": "100"}
     if not continue_looking:
         props["yarn.scheduler.capacity.reservations-continue-look-all-nodes"] = "false"
-    return make_world(props, list(nodes), [AppSpec("app", "a", gb(1), (RequestSpec(1, gb(4)),)), AppSpec("small", "a", gb(1), (RequestSpec(1, gb(1)),))])
+    return make_world(
+        props,
+        list(nodes),
+        [AppSpec("app", "a", gb(1), (RequestSpec(1, gb(4)),)), AppSpec("small", "a", gb(1), (RequestSpec(1, gb(1)),))],
+    )
 
 
 START = ["submit(app)", "heartbeat(n0)", "launch(c0)", "ask(app, r1)"]
@@ -185,7 +201,15 @@ def test_seed_002_starvation_rule() -> None:
 
 def test_allocation_from_the_reservation_once_it_fits() -> None:
     world = big_world(nodes=(NodeSpec("n0", gb(4, 4)), NodeSpec("n1", gb(8, 8))))
-    steps = ["submit(small)", "heartbeat(n0)", "launch(c0)", "ask(small, r1)", "heartbeat(n0)", "ask(small, r1)", "heartbeat(n0)"]
+    steps = [
+        "submit(small)",
+        "heartbeat(n0)",
+        "launch(c0)",
+        "ask(small, r1)",
+        "heartbeat(n0)",
+        "ask(small, r1)",
+        "heartbeat(n0)",
+    ]
     steps += ["submit(app)", "heartbeat(n1)", "launch(c3)", "ask(app, r1)", "heartbeat(n0)"]
     state, notes = play(world, steps)
     assert notes[-1] == "committed reserve" and state.nodes[0].reserved == 4  # n0: 3 GB used, 1 GB free
@@ -243,7 +267,11 @@ def test_an_idle_non_exclusive_partition_lends_to_unlabelled_requests_but_not_to
 
 
 def test_strict_locality_places_only_on_the_named_node() -> None:
-    nodes = [NodeSpec("n0", gb(4, 4), rack="/r1"), NodeSpec("n1", gb(4, 4), rack="/r1"), NodeSpec("n2", gb(4, 4), rack="/r2")]
+    nodes = [
+        NodeSpec("n0", gb(4, 4), rack="/r1"),
+        NodeSpec("n1", gb(4, 4), rack="/r1"),
+        NodeSpec("n2", gb(4, 4), rack="/r2"),
+    ]
     requests = (RequestSpec(1, gb(1), locality="n1", relax=False), RequestSpec(2, gb(1), locality="/r2", relax=True))
     world = make_world({"root.queues": "a", "root.a.capacity": "100"}, nodes, [AppSpec("app", "a", gb(1), requests)])
     state, _ = play(world, ["submit(app)", "heartbeat(n0)", "launch(c0)", "ask(app, r1)"])
@@ -257,7 +285,13 @@ def test_strict_locality_places_only_on_the_named_node() -> None:
 
 def test_a_request_limited_by_the_queue_headroom_is_not_reserved() -> None:
     world = make_world(
-        {"root.queues": "a,b", "root.a.capacity": "50", "root.b.capacity": "50", "root.a.maximum-capacity": "50", "root.a.user-limit-factor": "2"},
+        {
+            "root.queues": "a,b",
+            "root.a.capacity": "50",
+            "root.b.capacity": "50",
+            "root.a.maximum-capacity": "50",
+            "root.a.user-limit-factor": "2",
+        },
         [NodeSpec("n0", gb(4, 4)), NodeSpec("n1", gb(4, 4))],
         [AppSpec("app", "a", gb(1), (RequestSpec(1, gb(4)),))],
     )

@@ -11,11 +11,11 @@ import pytest
 import yarnspec.impl.scheduler.allocation.allocate as allocate
 import yarnspec.impl.scheduler.async_scheduling.try_commit as async_commit
 import yarnspec.impl.scheduler.monitor.scheduling_monitor as monitor
-from yarnspec.impl.scheduler.actions import Heartbeat, ProposePartition
-from yarnspec.impl.scheduler.bookkeeping.memo import Memo
 from yarnspec.checks.suites.scenarios import explore_variant
 from yarnspec.impl.cluster import ContainerId
 from yarnspec.impl.preemption.result import PolicyState
+from yarnspec.impl.scheduler.actions import Heartbeat, ProposePartition
+from yarnspec.impl.scheduler.bookkeeping.memo import Memo
 from yarnspec.spec.worlds.catalogue import SCENARIOS, ExploreBounds
 
 #: Worlds with preemption rounds (the lender scenarios, no-leak) and with single-node,
@@ -46,7 +46,12 @@ def test_every_cached_monitor_round_equals_a_fresh_one(
         result, by_id = cached(world, state, memo)
         snap = monitor.snapshot(world, state)
         prior = PolicyState(
-            {ContainerId(monitor.application_id(state, c.app), c.cid): at for c in state.containers for cid, at in state.marks if cid == c.cid}
+            {
+                ContainerId(monitor.application_id(state, c.app), c.cid): at
+                for c in state.containers
+                for cid, at in state.marks
+                if cid == c.cid
+            }
         )
         fresh = monitor.edit_schedule(snap, world.settings.preemption, world.calculator, state.clock, prior)
         fresh_by_id = {c.container_id: c.container_id.number for c in snap.containers}
@@ -74,7 +79,9 @@ def test_every_cached_proposal_equals_a_fresh_pass(
         if isinstance(action, ProposePartition):
             fresh = allocate.partition_pass(world, state, action.partition)
         else:
-            one = (allocate.heartbeat_proposal if isinstance(action, Heartbeat) else allocate.propose_on_node)(world, state, action.node)
+            one = (allocate.heartbeat_proposal if isinstance(action, Heartbeat) else allocate.propose_on_node)(
+                world, state, action.node
+            )
             fresh = () if one is None else (one,)
         assert got == fresh, action
         calls.append(1)

@@ -8,11 +8,10 @@ otherwise a later round kills it once the 3 s wait has passed.
 
 from __future__ import annotations
 
+from tests.scheduler.helpers import gb, labels_of, play
 from yarnspec.impl.scheduler.monitor.scheduling_monitor import run_monitor, snapshot
 from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
 from yarnspec.spec.worlds.world_builders import seed002_world
-
-from tests.scheduler.helpers import gb, labels_of, play
 
 WORLD = seed002_world()
 FILL = (

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from collections import deque
 
+from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
+from yarnspec.impl.config.keys import MONITOR_ENABLE as MONITOR
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.monitor.scheduling_monitor import policy_round, snapshot
 from yarnspec.impl.scheduler.inputs.bounds import Bounds
 from yarnspec.impl.scheduler.inputs.settings import configuration_from_properties
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, PartitionSpec, RequestSpec
 from yarnspec.impl.scheduler.inputs.variants import Variants
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import policy_round, snapshot
 from yarnspec.impl.scheduler.world import build_world
-from yarnspec.impl.config.keys import CAPACITY_PREFIX as PREFIX
-from yarnspec.impl.config.keys import MONITOR_ENABLE as MONITOR
-from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
 from yarnspec.spec.scheduler.model import SchedulerModel
 
 ONE_GB = Resource.of(1024, 1)
@@ -66,7 +66,11 @@ def intra_queue_picks(world, limit: int = 20000) -> tuple[int, int]:  # type: ig
             chosen = [c for s in result.selectors if s.name == "intra-queue" for c in s.selected]
             if chosen:
                 picks += 1
-                assert all(c.container_id.app_id == min(a.app_id for a in snapshot(world, state.scheduler).apps.values() if a.priority == 0) for c in chosen)
+                assert all(
+                    c.container_id.app_id
+                    == min(a.app_id for a in snapshot(world, state.scheduler).apps.values() if a.priority == 0)
+                    for c in chosen
+                )
         for _, after in model.successors(state):
             key = model.canonical(after)
             if key not in seen:

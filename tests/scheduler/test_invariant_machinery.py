@@ -6,18 +6,17 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
+from tests.scheduler.walks import Step as Walked
+from tests.scheduler.walks import walks
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.actions import KINDS, kind
 from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.scheduler import invariants as inv
-from yarnspec.spec.worlds.world_builders import async_double_commit_world
 from yarnspec.spec.scheduler.model import SchedulerModel
 from yarnspec.spec.scheduler.sums import Sums
 from yarnspec.spec.scheduler.verdicts import accounting
-
-from tests.scheduler.walks import Step as Walked
-from tests.scheduler.walks import walks
+from yarnspec.spec.worlds.world_builders import async_double_commit_world
 
 
 def test_every_invariant_is_one_type_and_names_real_kinds() -> None:
@@ -46,20 +45,28 @@ def _naive_sums_agree(world: World, state: SchedulerState) -> None:
         on_node = [c for c in state.containers if c.node == n]
         assert sums.node_containers[n] == len(on_node)
         assert sums.node_live[n] == _naive_sum([c.resource for c in on_node if c.live])
-    for a, app in enumerate(state.apps):
+    for a, _app in enumerate(state.apps):
         mine = [c for c in state.containers if c.app == a]
         assert list(sums.app_ams[a]) == [c.cid for c in mine if c.live and c.is_am]
         for p in range(len(world.partitions)):
             on_p = [c for c in mine if world.node_partition[c.node] == p]
             assert sums.app_live.total(a, p) == _naive_sum([c.resource for c in on_p if c.live])
-            assert sums.app_reserved.total(a, p) == _naive_sum([c.resource for c in on_p if c.state == ContainerState.RESERVED])
+            assert sums.app_reserved.total(a, p) == _naive_sum(
+                [c.resource for c in on_p if c.state == ContainerState.RESERVED]
+            )
     for p in range(len(world.partitions)):
         for q in range(len(world.queues)):
             apps = [s for i, s in enumerate(state.apps) if s is not None and world.apps[i].queue == q]
             assert sums.queue_used.total(q, p) == _naive_sum([s.used[p] + s.reserved[p] for s in apps])
             assert sums.queue_pending.total(q, p) == _naive_sum([s.pending[p] for s in apps])
-            active = [i for i, s in enumerate(state.apps) if s is not None and s.phase == AppPhase.ACTIVE and world.apps[i].queue == q]
-            assert sums.queue_am.total(q, p) == _naive_sum([world.apps[i].requests[0].capability for i in active if world.apps[i].am_partition == p])
+            active = [
+                i
+                for i, s in enumerate(state.apps)
+                if s is not None and s.phase == AppPhase.ACTIVE and world.apps[i].queue == q
+            ]
+            assert sums.queue_am.total(q, p) == _naive_sum(
+                [world.apps[i].requests[0].capability for i in active if world.apps[i].am_partition == p]
+            )
         for u in range(len(world.users)):
             apps = [s for i, s in enumerate(state.apps) if s is not None and world.apps[i].user == u]
             assert sums.user_reserved.total(u, p) == _naive_sum([s.reserved[p] for s in apps])
@@ -124,7 +131,9 @@ def test_the_model_computes_the_sums_once_per_state(monkeypatch: pytest.MonkeyPa
 def test_the_model_checks_a_step_invariant_only_after_its_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[str] = []
     patched = tuple(
-        inv.SchedulerInvariant(i.name, i.summary, i.source, lambda step: seen.append(kind(step.action)) or None, i.broken_by)
+        inv.SchedulerInvariant(
+            i.name, i.summary, i.source, lambda step: seen.append(kind(step.action)) or None, i.broken_by
+        )
         for i in inv.STEP_INVARIANTS
     )
     monkeypatch.setattr("yarnspec.spec.scheduler.model.STEP_INVARIANTS", patched)

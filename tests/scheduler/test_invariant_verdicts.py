@@ -5,10 +5,12 @@ plug-in's invariant runs on every state, and the cache stays within its bound.""
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import given, settings
 
+from tests.scheduler.test_invariants_must_fail import BROKEN_STATES, STATE, WORLD
+from tests.scheduler.walks import Step as Walked
+from tests.scheduler.walks import walks
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.scheduler import invariants as inv
@@ -16,10 +18,6 @@ from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
 from yarnspec.spec.scheduler.sums import Sums
 from yarnspec.spec.scheduler.verdicts import Verdicts, accounting
 from yarnspec.spec.transition_system import first_violation
-
-from tests.scheduler.test_invariants_must_fail import BROKEN_STATES, STATE, WORLD
-from tests.scheduler.walks import Step as Walked
-from tests.scheduler.walks import walks
 
 
 class AccountingOnly:
@@ -48,7 +46,9 @@ def test_each_state_invariant_reads_only_the_accounting_fields_of_a_broken_state
 
 @settings(max_examples=40, deadline=None)
 @given(walks())
-def test_each_state_invariant_reads_only_the_accounting_fields_of_reachable_states(walk: tuple[World, list[Walked]]) -> None:
+def test_each_state_invariant_reads_only_the_accounting_fields_of_reachable_states(
+    walk: tuple[World, list[Walked]],
+) -> None:
     world, steps = walk
     for _, _, after in steps:
         _verdicts_on_accounting_only(world, after)
@@ -103,7 +103,9 @@ def test_states_with_one_accounting_part_share_their_verdicts(monkeypatch: pytes
 
 def test_a_plug_in_state_invariant_runs_on_every_state() -> None:
     """A state invariant that is not the catalogue's may read any field: never remembered."""
-    odd_clock = inv.SchedulerInvariant("odd-clock", "the clock is even", "a test", lambda step: "odd" if step.after.clock % 2 else None)
+    odd_clock = inv.SchedulerInvariant(
+        "odd-clock", "the clock is even", "a test", lambda step: "odd" if step.after.clock % 2 else None
+    )
     model = SchedulerModel(WORLD, progress=False, extra_invariants=(odd_clock,))
     assert _model_verdict(model, STATE._replace(clock=2)) is None
     assert _model_verdict(model, STATE._replace(clock=3)) == ("odd-clock", "odd")
@@ -123,7 +125,9 @@ def test_the_combined_check_reports_broken_step_invariants_in_catalogue_order() 
     """A state reached by a step that broke step invariants: the combined check names the
     first in the catalogue's order (not the order the step listed them), after any state
     invariant, as the invariants checked one by one do."""
-    odd_step = inv.SchedulerInvariant("odd-step", "a plug-in step invariant", "a test", lambda step: None, frozenset({"commit"}))
+    odd_step = inv.SchedulerInvariant(
+        "odd-step", "a plug-in step invariant", "a test", lambda step: None, frozenset({"commit"})
+    )
     model = SchedulerModel(WORLD, progress=False, extra_invariants=(odd_step,))
     step_names = [i.name for i in inv.STEP_INVARIANTS]
     reached = ModelState(STATE, (("odd-step", "odd"), (step_names[1], "second"), (step_names[0], "first")))

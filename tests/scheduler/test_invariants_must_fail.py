@@ -8,18 +8,16 @@ invariant forbids and checks that the predicate reports it (and no other fault i
 
 from __future__ import annotations
 
-
 import pytest
 
+from tests.scheduler.helpers import gb, make_world, play
 from yarnspec.impl.resources import Resource
-from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import Commit, Heartbeat, Monitor, Tick
-from yarnspec.impl.scheduler.state import NONE, AppPhase, ContainerState, Proposal, ProposalKind, SchedulerState, Usage
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.state import NONE, AppPhase, ContainerState, Proposal, ProposalKind, SchedulerState, Usage
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.scheduler import invariants as inv
-
-from tests.scheduler.helpers import gb, make_world, play
 
 PROPS = {
     "root.queues": "p,b",
@@ -52,7 +50,17 @@ def base() -> tuple[World, SchedulerState]:
     )
     state, _ = play(
         world,
-        ["submit(a1)", "heartbeat(n0)", "launch(c0)", "ask(a1, r1)", "ask(a1, r1)", "heartbeat(n0)", "heartbeat(n0)", "submit(b1)", "heartbeat(n1)"],
+        [
+            "submit(a1)",
+            "heartbeat(n0)",
+            "launch(c0)",
+            "ask(a1, r1)",
+            "ask(a1, r1)",
+            "heartbeat(n0)",
+            "heartbeat(n0)",
+            "submit(b1)",
+            "heartbeat(n1)",
+        ],
     )
     return world, state
 
@@ -76,7 +84,9 @@ def _node(state: SchedulerState, index: int, **changes: object) -> SchedulerStat
     return state._replace(nodes=tuple(nodes))
 
 
-def _usage(usages: tuple[Usage, ...], index: int, field: str, amount: Resource, partition: int = 0) -> tuple[Usage, ...]:
+def _usage(
+    usages: tuple[Usage, ...], index: int, field: str, amount: Resource, partition: int = 0
+) -> tuple[Usage, ...]:
     items = list(usages)
     vector = list(getattr(items[index], field))
     vector[partition] = vector[partition] + amount
@@ -183,7 +193,10 @@ def test_am_limit_catches_an_activation_over_it() -> None:
     after = edit.freeze()
     message = inv.activation_within_am_limit(inv.SchedulerStep(WORLD, after, before, Tick()))
     assert message is not None and "a2 activated" in message
-    assert inv.activation_within_am_limit(inv.SchedulerStep(WORLD, play(WORLD, ["submit(a2)"], STATE)[0], STATE, Tick())) is None
+    assert (
+        inv.activation_within_am_limit(inv.SchedulerStep(WORLD, play(WORLD, ["submit(a2)"], STATE)[0], STATE, Tick()))
+        is None
+    )
 
 
 def test_kill_wait_catches_a_kill_without_a_due_mark() -> None:
@@ -200,7 +213,12 @@ def test_kill_wait_catches_a_kill_without_a_due_mark() -> None:
 
 
 def test_every_step_invariant_is_tested_here() -> None:
-    tested = {"allocation-within-queue-max", "allocation-within-user-limit", "activation-within-am-limit", "kill-only-after-wait"}
+    tested = {
+        "allocation-within-queue-max",
+        "allocation-within-user-limit",
+        "activation-within-am-limit",
+        "kill-only-after-wait",
+    }
     assert tested == {i.name for i in inv.STEP_INVARIANTS}
 
 

@@ -8,7 +8,6 @@ from the implementation."""
 
 from __future__ import annotations
 
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,17 +17,17 @@ from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREEMPTION
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler.actions import enabled, label, start, step
 from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
+from yarnspec.impl.scheduler.allocation.limits import can_assign_to_queue, child_limits, root_limits
+from yarnspec.impl.scheduler.allocation.scheduling_mode import RESPECT
 from yarnspec.impl.scheduler.async_scheduling.try_commit import accept
 from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form
-from yarnspec.impl.scheduler.allocation.limits import can_assign_to_queue, child_limits, root_limits
-from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.inputs.bounds import Bounds
-from yarnspec.impl.scheduler.allocation.scheduling_mode import RESPECT
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.state import ContainerState, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.world import World
-from yarnspec.spec.worlds.catalogue import SCENARIOS
 from yarnspec.spec.scheduler.invariants import check_state
+from yarnspec.spec.worlds.catalogue import SCENARIOS
 
 from .helpers import gb, make_world, play
 

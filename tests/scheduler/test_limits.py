@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tests.scheduler.helpers import gb, make_world
 from yarnspec.impl.calculator import DefaultCalculator, DominantCalculator
 from yarnspec.impl.resources import Resource
 from yarnspec.impl.scheduler import environment_effects as env
-from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import start
 from yarnspec.impl.scheduler.allocation.limits import (
     ResourceLimits,
@@ -28,13 +28,12 @@ from yarnspec.impl.scheduler.allocation.limits import (
     round_up,
     user_limit,
 )
-from yarnspec.impl.scheduler.state import AppPhase, SchedulerState
 from yarnspec.impl.scheduler.allocation.scheduling_mode import IGNORE, RESPECT
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
+from yarnspec.impl.scheduler.state import AppPhase, SchedulerState
 from yarnspec.impl.scheduler.world import World
-
-from tests.scheduler.helpers import gb, make_world
 
 BASE = {"root.queues": "a,b", "root.a.capacity": "50", "root.b.capacity": "50"}
 
@@ -156,7 +155,9 @@ def test_continue_looking_lets_a_full_queue_allocate_by_unreserving() -> None:
     allowed, checked = can_assign_to_queue(view, A, 0, limits, gb(2), RESPECT)
     assert allowed
     assert checked.amount_needed_unreserve.memory == 0  # used 10 GB - limit 10 GB
-    off = two_users({"root.a.maximum-capacity": "50", "yarn.scheduler.capacity.reservations-continue-look-all-nodes": "false"})
+    off = two_users(
+        {"root.a.maximum-capacity": "50", "yarn.scheduler.capacity.reservations-continue-look-all-nodes": "false"}
+    )
     assert not can_assign_to_queue(View(off, using(off, {0: 10})), A, 0, ResourceLimits(gb(20, 20)), gb(2), RESPECT)[0]
 
 

@@ -14,9 +14,9 @@ from yarnspec.impl.scheduler.actions import enabled, start, take
 from yarnspec.impl.scheduler.bookkeeping.canonical import Symmetry, canonical_form
 from yarnspec.impl.scheduler.state import NONE, Proposal, SchedulerState
 from yarnspec.spec.scheduler.invariants import STATE_INVARIANTS, STEP_INVARIANTS, check_state
-from yarnspec.spec.worlds.world_builders import model, two_queues_world
-from yarnspec.spec.worlds.catalogue import model_for_title
 from yarnspec.spec.scheduler.model import ModelState, SchedulerModel
+from yarnspec.spec.worlds.catalogue import model_for_title
+from yarnspec.spec.worlds.world_builders import model, two_queues_world
 
 TWO_QUEUES = two_queues_world(asynchronous=True)
 
@@ -95,7 +95,9 @@ def renamed(state: SchedulerState, nodes: tuple[int, ...], apps: tuple[int, ...]
     containers = tuple(c._replace(app=apps[c.app], node=nodes[c.node]) for c in state.containers)
     proposals = tuple(sorted(p._replace(app=apps[p.app], node=nodes[p.node]) for p in state.proposals))
     order = tuple(tuple(nodes[n] for n in part) for part in state.node_order)
-    return state._replace(nodes=tuple(node_slots), apps=tuple(app_slots), containers=containers, proposals=proposals, node_order=order)
+    return state._replace(
+        nodes=tuple(node_slots), apps=tuple(app_slots), containers=containers, proposals=proposals, node_order=order
+    )
 
 
 def walk(world: object, choices: list[int]) -> SchedulerState:
@@ -138,7 +140,6 @@ def test_canonical_form_tells_different_states_apart() -> None:
         ModelState(state, (("x", "y"),))
     )
     assert NONE == -1
-
 
 
 #: A walk of the two-queue world that ends with containers of both applications on both nodes.

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import pytest
 
+from tests.scheduler.helpers import gb, make_world
 from yarnspec.impl.scheduler import environment_effects as env
-from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import start
 from yarnspec.impl.scheduler.allocation.allocate import partition_pass, propose_on_partition
 from yarnspec.impl.scheduler.async_scheduling.node_sorting import resort
-from yarnspec.impl.scheduler.state import ProposalKind, SchedulerState
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.inputs.specs import AppSpec, NodeSpec, RequestSpec
 from yarnspec.impl.scheduler.inputs.variants import MultiNodeReserve, variants
+from yarnspec.impl.scheduler.state import ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.world import World
-
-from tests.scheduler.helpers import gb, make_world
 
 RATIO = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.ResourceUsageRatioMultiNodeLookupPolicy"
 

@@ -14,12 +14,12 @@ from yarnspec.impl.scheduler.state import (
     NONE,
     AppPhase,
     AppState,
-    TrackedContainer,
     ContainerState,
     NodeState,
     Proposal,
     ProposalKind,
     SchedulerState,
+    TrackedContainer,
     Usage,
 )
 from yarnspec.spec.worlds.world_builders import async_double_commit_world
@@ -31,7 +31,14 @@ def _records() -> list[tuple[object, ...]]:
     usage = Usage((R,), (R,), (R,), (R,))
     app = AppState(0, AppPhase.ACTIVE, (1, 2), (R,), (R,), (R,), (0,))
     container = TrackedContainer(3, 0, 1, 0, R, ContainerState.RUNNING, 5)
-    return [usage, app, container, NodeState(True, R, R), Proposal(ProposalKind.ALLOCATE, 0, 1, 0), start(async_double_commit_world())]
+    return [
+        usage,
+        app,
+        container,
+        NodeState(True, R, R),
+        Proposal(ProposalKind.ALLOCATE, 0, 1, 0),
+        start(async_double_commit_world()),
+    ]
 
 
 @pytest.mark.parametrize("record", _records(), ids=lambda r: type(r).__name__)

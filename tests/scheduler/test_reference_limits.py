@@ -7,17 +7,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from yarnspec.impl.scheduler.allocation import limits
+from tests.scheduler.helpers import gb, make_world
+from tests.scheduler.walks import Step, walks
 from yarnspec.impl.scheduler.actions import apply_action, enabled, label, start
+from yarnspec.impl.scheduler.allocation import limits
 from yarnspec.impl.scheduler.allocation.scheduling_mode import SchedulingMode
-from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import AppSpec, NodeSpec, RequestSpec, World
 from yarnspec.spec.scheduler import reference_limits as reference
 from yarnspec.spec.scheduler.invariants import check_step
-
-from tests.scheduler.helpers import gb, make_world
-from tests.scheduler.walks import Step, walks
 
 
 def _agree(world: World, state: SchedulerState) -> None:
@@ -27,7 +26,9 @@ def _agree(world: World, state: SchedulerState) -> None:
             assert reference.queue_maximum(world, state, q, p) == limits.queue_max_down(view, q, p)
         for leaf in world.leaves:
             for ignore in (False, True):
-                assert reference.user_limit(world, state, leaf, p, ignore) == limits.user_limit(view, leaf, p, SchedulingMode.of(ignore)), (leaf, p, ignore)
+                assert reference.user_limit(world, state, leaf, p, ignore) == limits.user_limit(
+                    view, leaf, p, SchedulingMode.of(ignore)
+                ), (leaf, p, ignore)
             assert reference.am_limit(world, state, leaf, p) == limits.am_limit(view, leaf, p), (leaf, p)
 
 
@@ -43,7 +44,12 @@ def test_the_spec_limits_agree_with_the_implementation(walk: tuple[World, list[S
 def _user_capped_world() -> World:
     """One queue with the whole 8 GB node; user-limit-factor 0.5 caps its one user at 4 GB."""
     return make_world(
-        {"root.queues": "a", "root.a.capacity": "100", "root.a.user-limit-factor": "0.5", "root.a.minimum-user-limit-percent": "100"},
+        {
+            "root.queues": "a",
+            "root.a.capacity": "100",
+            "root.a.user-limit-factor": "0.5",
+            "root.a.minimum-user-limit-percent": "100",
+        },
         [NodeSpec("n0", gb(8, 8))],
         [AppSpec("app1", "a", gb(1), (RequestSpec(1, gb(1)),), user="u")],
     )
@@ -54,7 +60,12 @@ def _first_user_limit_fault(world: World) -> tuple[str | None, int]:
     at a time, the world's bound on asks) until the scheduler stops; the first
     allocation-within-user-limit report, if any, and the user's used memory at the end."""
     state = start(world)
-    script = ["submit(app1)", "heartbeat(n0)", "launch(c0)"] + ["ask(app1, r1)", "ask(app1, r1)", "heartbeat(n0)", "heartbeat(n0)"] * 4
+    script = ["submit(app1)", "heartbeat(n0)", "launch(c0)"] + [
+        "ask(app1, r1)",
+        "ask(app1, r1)",
+        "heartbeat(n0)",
+        "heartbeat(n0)",
+    ] * 4
     for text in script:
         actions = [a for a in enabled(world, state) if label(world, a) == text]
         if not actions:
@@ -109,5 +120,7 @@ def test_remembered_limits_are_the_limits_of_each_state(walk: tuple[World, list[
                 assert remembered.queue_maximum(state, q, p) == reference.queue_maximum(world, part, q, p)  # type: ignore[arg-type]
             for leaf in world.leaves:
                 for ignore in (False, True):
-                    assert remembered.user_limit(state, leaf, p, ignore) == reference.user_limit(world, part, leaf, p, ignore)  # type: ignore[arg-type]
+                    assert remembered.user_limit(state, leaf, p, ignore) == reference.user_limit(
+                        world, part, leaf, p, ignore
+                    )  # type: ignore[arg-type]
         assert len(remembered._known.entries) <= 8

@@ -15,11 +15,15 @@ and the resource never returns: conservation breaks. ``yarn-8127`` rejects the s
 
 from __future__ import annotations
 
-from yarnspec.impl.scheduler.state import ContainerState
-from yarnspec.spec.scheduler.invariants import SchedulerStep, check_state, cluster_conservation, node_used_is_sum_of_containers
-from yarnspec.spec.worlds.world_builders import async_double_commit_world, reserved_starvation_world
-
 from tests.scheduler.helpers import gb, play
+from yarnspec.impl.scheduler.state import ContainerState
+from yarnspec.spec.scheduler.invariants import (
+    SchedulerStep,
+    check_state,
+    cluster_conservation,
+    node_used_is_sum_of_containers,
+)
+from yarnspec.spec.worlds.world_builders import async_double_commit_world, reserved_starvation_world
 
 SEED003_PREFIX = [
     "submit(app1)",
@@ -63,7 +67,9 @@ def test_reserved_pickup_allocates_the_same_trace_on_the_other_node() -> None:
 
 def test_before_the_resort_the_reservation_is_retried_on_its_own_node() -> None:
     world = reserved_starvation_world("yarn-8127")
-    state, notes = play(world, SEED003_PREFIX[:-2] + ["propose(partition '')", "commit(rereserve app1/r1 on n0 from c1)"])
+    state, notes = play(
+        world, SEED003_PREFIX[:-2] + ["propose(partition '')", "commit(rereserve app1/r1 on n0 from c1)"]
+    )
     assert notes[-1] == "committed rereserve"
     app = state.apps[0]
     assert app is not None and app.rereservations[1] == 1

@@ -38,12 +38,13 @@ from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
 from yarnspec.spec.scheduler.invariants import check_state, check_step
 
-
 NAMED = shipped_worlds()
 
 
 @st.composite
-def worlds(draw: st.DrawFn, variant: st.SearchStrategy[VariantChoice] = st.sampled_from(VARIANTS)) -> tuple[World, bool]:
+def worlds(
+    draw: st.DrawFn, variant: st.SearchStrategy[VariantChoice] = st.sampled_from(VARIANTS)
+) -> tuple[World, bool]:
     """A world and whether the walk is phased: a generated world for one behaviour
     combination, or one of the shipped worlds (phased as the suite walks them)."""
     if draw(st.booleans()):

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.actions import TABLE, Context, action_kind, enabled, kind, start, steps, take
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.bookkeeping.memo import Memo
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from tests.scheduler import test_state_machine as machine
 from yarnspec.checks.suites.scheduler import WalkPolicy
 from yarnspec.impl.scheduler.actions import Action, enabled, kind, start, take
 from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
-
-from tests.scheduler import test_state_machine as machine
 
 Step = tuple[SchedulerState, Action, SchedulerState]
 

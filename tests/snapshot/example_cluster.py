@@ -27,7 +27,15 @@ NODES = tuple(
 def _apps() -> tuple[SourceApp, ...]:
     used: dict[str, list[int]] = {}
 
-    def app(queue: str, user: str, partition: str, am: tuple[int, int], size: tuple[int, int], count: int, pending: tuple[tuple[str, int, int], ...] = ()) -> SourceApp:
+    def app(
+        queue: str,
+        user: str,
+        partition: str,
+        am: tuple[int, int],
+        size: tuple[int, int],
+        count: int,
+        pending: tuple[tuple[str, int, int], ...] = (),
+    ) -> SourceApp:
         sizes = [(partition, am[0], am[1], 0)] + [(partition, size[0], size[1], 1)] * count
         return SourceApp(queue, user, first_fit(NODES, sizes, used), pending)
 

@@ -12,9 +12,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from yarnspec.impl.cluster import Partition
 from yarnspec.impl.config.build import queues_for_snapshot
 from yarnspec.impl.config.scheduler import SchedulerConfiguration
-from yarnspec.impl.cluster import Partition
 from yarnspec.impl.resources import Resource
 
 TIMESTAMP = 1732500000000
@@ -99,7 +99,13 @@ def plain(source: Source, description: str = "") -> dict[str, Any]:
     if labels:
         document["partitions"] = [{"name": label, "exclusive": source.exclusive.get(label, True)} for label in labels]
     document["nodes"] = [
-        {"id": n.host, **({"partition": n.partition} if n.partition else {}), "memory": n.memory, "vcores": n.vcores, "rack": n.rack}
+        {
+            "id": n.host,
+            **({"partition": n.partition} if n.partition else {}),
+            "memory": n.memory,
+            "vcores": n.vcores,
+            "rack": n.rack,
+        }
         for n in source.nodes
     ]
     document["apps"] = []
@@ -226,7 +232,9 @@ def mockframework_input(source: Source, conf: SchedulerConfiguration) -> dict[st
     usage = source.usage(conf)
     partitions = source.partitions()
     queues = queues_for_snapshot(conf, partitions)
-    labels = ";".join(f"{p.name}={p.resource.memory}:{p.resource.vcores},{str(p.exclusive).lower()}" for p in partitions)
+    labels = ";".join(
+        f"{p.name}={p.resource.memory}:{p.resource.vcores},{str(p.exclusive).lower()}" for p in partitions
+    )
     nodes = ";".join(f"{n.host}={n.partition} res={n.memory}:{n.vcores}" for n in source.nodes)
 
     def res(r: Resource) -> str:
@@ -250,13 +258,21 @@ def mockframework_input(source: Source, conf: SchedulerConfiguration) -> dict[st
     app_lines = []
     for app in source.apps:
         specs = "".join(
-            f"({c.priority},{c.memory}:{c.vcores},{c.node},{source.node(c.node).partition},1,false)" for c in app.containers
+            f"({c.priority},{c.memory}:{c.vcores},{c.node},{source.node(c.node).partition},1,false)"
+            for c in app.containers
         )
         app_lines.append(f"{app.queue}\t{specs}")
-    return {"labelsConfig": labels, "nodesConfig": nodes, "queuesConfig": ";".join(queue_lines), "appsConfig": ";".join(app_lines)}
+    return {
+        "labelsConfig": labels,
+        "nodesConfig": nodes,
+        "queuesConfig": ";".join(queue_lines),
+        "appsConfig": ";".join(app_lines),
+    }
 
 
-def first_fit(nodes: Sequence[SourceNode], sizes: Sequence[tuple[str, int, int, int]], used: dict[str, list[int]]) -> tuple[SourceContainer, ...]:
+def first_fit(
+    nodes: Sequence[SourceNode], sizes: Sequence[tuple[str, int, int, int]], used: dict[str, list[int]]
+) -> tuple[SourceContainer, ...]:
     """Place containers (partition, memory, vcores, priority) first-fit on ``nodes``."""
     placed = []
     for partition, memory, vcores, priority in sizes:

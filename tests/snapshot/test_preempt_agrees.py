@@ -22,12 +22,28 @@ from yarnspec.impl.preemption.config import KNOWN_KEYS
 from .example_cluster import CONFIG, EXAMPLE, EXAMPLES, documents, dumps
 from .source import mockframework_input, plain, rest
 
-FIELDS = {"idealAssigned": "ideal", "toBePreempted": "to_preempt", "actuallyToBePreempted": "to_obtain", "guaranteed": "guaranteed", "used": "used"}
+FIELDS = {
+    "idealAssigned": "ideal",
+    "toBePreempted": "to_preempt",
+    "actuallyToBePreempted": "to_obtain",
+    "guaranteed": "guaranteed",
+    "used": "used",
+}
 EVENTS = ("MARK_CONTAINER_FOR_PREEMPTION", "MARK_CONTAINER_FOR_KILLABLE")
 
 
 def preempt_json(snapshot: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
-    argv = ["preempt", "--config", str(CONFIG[0]), "--yarn-site", str(CONFIG[1]), "--snapshot", str(snapshot), "--json", *extra]
+    argv = [
+        "preempt",
+        "--config",
+        str(CONFIG[0]),
+        "--yarn-site",
+        str(CONFIG[1]),
+        "--snapshot",
+        str(snapshot),
+        "--json",
+        *extra,
+    ]
     assert cli.main(argv) == 0
     result: dict[str, Any] = json.loads(capsys.readouterr().out)
     return result
@@ -55,7 +71,9 @@ def case_from_report(report: dict[str, Any]) -> dict[str, Any]:
             app = app_and_number(event["container"])[0]
             counts[(app, event["event"])] = counts.get((app, event["event"]), 0) + 1
         expect = [
-            {"app": app, "event": kind, "count": counts.get((app, kind), 0)} for app in range(1, len(EXAMPLE.apps) + 1) for kind in EVENTS
+            {"app": app, "event": kind, "count": counts.get((app, kind), 0)}
+            for app in range(1, len(EXAMPLE.apps) + 1)
+            for kind in EVENTS
         ]
         state = [
             {"queue": row["queue"], "partition": row["partition"], "field": name, **row[attribute]}
@@ -109,4 +127,6 @@ def test_a_changed_figure_fails_the_runner(tmp_path: Path, capsys: pytest.Captur
 
 def test_examples_are_current() -> None:
     for name, document in documents().items():
-        assert (EXAMPLES / name).read_text(encoding="utf-8") == dumps(document), f"run python -m tests.snapshot.example_cluster ({name})"
+        assert (EXAMPLES / name).read_text(encoding="utf-8") == dumps(document), (
+            f"run python -m tests.snapshot.example_cluster ({name})"
+        )

@@ -25,17 +25,31 @@ def _source(*specs: tuple[str, tuple[int, int], tuple[int, int], int, tuple[tupl
     return Source(NODES, apps)
 
 
-def preempt(tmp_path: Path, source: Source, capsys: pytest.CaptureFixture[str], yarn_site: Path = CONFIG[1], *extra: str) -> dict[str, Any]:
+def preempt(
+    tmp_path: Path, source: Source, capsys: pytest.CaptureFixture[str], yarn_site: Path = CONFIG[1], *extra: str
+) -> dict[str, Any]:
     snapshot = tmp_path / "s.json"
     snapshot.write_text(json.dumps(plain(source)), encoding="utf-8")
-    argv = ["preempt", "--config", str(CONFIG[0]), "--yarn-site", str(yarn_site), "--snapshot", str(snapshot), "--json", *extra]
+    argv = [
+        "preempt",
+        "--config",
+        str(CONFIG[0]),
+        "--yarn-site",
+        str(yarn_site),
+        "--snapshot",
+        str(snapshot),
+        "--json",
+        *extra,
+    ]
     assert cli.main(argv) == 0
     result: dict[str, Any] = json.loads(capsys.readouterr().out)
     return result
 
 
 def why(report: dict[str, Any], queue: str, partition: str = "", round_index: int = 0) -> str:
-    row = next(r for r in report["rounds"][round_index]["queues"] if r["queue"] == queue and r["partition"] == partition)
+    row = next(
+        r for r in report["rounds"][round_index]["queues"] if r["queue"] == queue and r["partition"] == partition
+    )
     reason: str = row["why"]
     return reason
 
@@ -47,7 +61,9 @@ def test_dead_zone_disabled_and_under_guarantee(tmp_path: Path, capsys: pytest.C
         ("root.eng.batch.nightly", (2048, 1), (4096, 2), 2, (("", 262144, 128),)),
     )
     report = preempt(tmp_path, source, capsys, CONFIG[1], "--rounds", "1")
-    assert why(report, "root.prod.etl").startswith("dead zone: used <= guaranteed x (1 + max_ignored_over_capacity 0.05) = <137625, 67>")
+    assert why(report, "root.prod.etl").startswith(
+        "dead zone: used <= guaranteed x (1 + max_ignored_over_capacity 0.05) = <137625, 67>"
+    )
     assert why(report, "root.prod.serving") == "over its guarantee, but preemption is disabled for it"
     assert why(report, "root.eng.batch.nightly") == "under its guarantee with demand: ideal grows by <41140, 20>"
     assert why(report, "root.adhoc.sandbox") == "within its guarantee"
@@ -69,7 +85,17 @@ def test_round_budget_stops_selection(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_text_report_names_marks_and_kills(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     snapshot = tmp_path / "s.json"
     snapshot.write_text(json.dumps(plain(EXAMPLE)), encoding="utf-8")
-    argv = ["preempt", "--config", str(CONFIG[0]), "--yarn-site", str(CONFIG[1]), "--snapshot", str(snapshot), "--rounds", "8"]
+    argv = [
+        "preempt",
+        "--config",
+        str(CONFIG[0]),
+        "--yarn-site",
+        str(CONFIG[1]),
+        "--snapshot",
+        str(snapshot),
+        "--rounds",
+        "8",
+    ]
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert "Round 1 at 0 ms (selectors: fifo; budget <117964, 52>)" in out

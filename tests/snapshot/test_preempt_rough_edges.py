@@ -36,14 +36,19 @@ def _site(tmp_path: Path, old: str, new: str) -> Path:
     return site
 
 
-def test_the_round_budget_cut_is_named_with_its_queue_and_amount(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_round_budget_cut_is_named_with_its_queue_and_amount(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     site = _site(tmp_path, "<value>0.15</value>", "<value>0.02</value>")
     document: dict[str, Any] = json.loads(_run(tmp_path, capsys, site, "--rounds", "1", "--json"))
     cut = {r["queue"]: r["budget_cut"] for r in document["rounds"][0]["queues"] if r["budget_cut"]["memory"] > 0}
     assert cut, document["rounds"][0]["queues"]
     text = _run(tmp_path, capsys, site, "--rounds", "1")
     for queue, amount in cut.items():
-        assert f"  round budget <15728, 7> (total_preemption_per_round) cut {queue}'s to-preempt in \"\" by <{amount['memory']}, " in text
+        assert (
+            f'  round budget <15728, 7> (total_preemption_per_round) cut {queue}\'s to-preempt in "" by <{amount["memory"]}, '
+            in text
+        )
     # with the example's budget nothing is cut
     assert ") cut " not in _run(tmp_path, capsys, CONFIG[1], "--rounds", "1")
 

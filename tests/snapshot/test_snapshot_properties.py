@@ -70,7 +70,9 @@ def test_both_formats_read_the_same_cluster(tmp_path_factory: pytest.TempPathFac
 
 @settings(max_examples=40)
 @given(source=sources(), data=st.data())
-def test_a_stated_figure_off_by_one_is_refused(tmp_path_factory: pytest.TempPathFactory, source: Source, data: st.DataObject) -> None:
+def test_a_stated_figure_off_by_one_is_refused(
+    tmp_path_factory: pytest.TempPathFactory, source: Source, data: st.DataObject
+) -> None:
     document = rest(source, CONF)
     queues = []
     stack = [document["scheduler"]["scheduler"]["schedulerInfo"]]
@@ -80,7 +82,9 @@ def test_a_stated_figure_off_by_one_is_refused(tmp_path_factory: pytest.TempPath
         stack.extend((queue.get("queues") or {}).get("queue", []))
     queue = data.draw(st.sampled_from(queues))
     usage = data.draw(st.sampled_from(queue["resources"]["resourceUsagesByPartition"]))
-    field = data.draw(st.sampled_from(["used", "pending"] if queue.get("type") != "capacitySchedulerLeafQueueInfo" else ["used"]))
+    field = data.draw(
+        st.sampled_from(["used", "pending"] if queue.get("type") != "capacitySchedulerLeafQueueInfo" else ["used"])
+    )
     usage[field]["memory"] += 1
     with pytest.raises(InputError) as raised:
         _load(tmp_path_factory.mktemp("s"), "r.json", document)

@@ -27,18 +27,38 @@ def _preempt(tmp_path: Path, capsys: pytest.CaptureFixture[str], *apps: tuple[st
     )
     snapshot = tmp_path / "s.json"
     snapshot.write_text(json.dumps(plain(source)), encoding="utf-8")
-    argv = ["preempt", "--config", str(CONFIG[0]), "--yarn-site", str(CONFIG[1]), "--snapshot", str(snapshot), "--rounds", "1"]
+    argv = [
+        "preempt",
+        "--config",
+        str(CONFIG[0]),
+        "--yarn-site",
+        str(CONFIG[1]),
+        "--snapshot",
+        str(snapshot),
+        "--rounds",
+        "1",
+    ]
     status = cli.main(argv)
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 
 
-def test_a_container_on_a_label_its_queue_cannot_access_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = _preempt(tmp_path, capsys, ("root.eng.batch.nightly", "gpu", 1), ("root.eng.ml.training", "gpu", 2))
+def test_a_container_on_a_label_its_queue_cannot_access_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = _preempt(
+        tmp_path, capsys, ("root.eng.batch.nightly", "gpu", 1), ("root.eng.ml.training", "gpu", 2)
+    )
     assert status == 0 and "Round 1" in out
     lines = err.splitlines()
-    assert len(lines) == 2 and all(line.startswith(f"preempt: warning: {tmp_path / 's.json'}: container ") for line in lines)
-    assert all("of root.eng.batch.nightly runs on gpu-01.example.com:8041 in label 'gpu', which root.eng.batch.nightly cannot access" in line for line in lines)
+    assert len(lines) == 2 and all(
+        line.startswith(f"preempt: warning: {tmp_path / 's.json'}: container ") for line in lines
+    )
+    assert all(
+        "of root.eng.batch.nightly runs on gpu-01.example.com:8041 in label 'gpu', which root.eng.batch.nightly cannot access"
+        in line
+        for line in lines
+    )
 
 
 def test_a_queue_above_its_maximum_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,7 +67,9 @@ def test_a_queue_above_its_maximum_is_a_warning(tmp_path: Path, capsys: pytest.C
     assert status == 0 and "Round 1" in out
     lines = err.splitlines()
     assert lines and all(line.startswith("preempt: warning: ") for line in lines)
-    assert any("queue root.prod uses <428032, 105> in \"\", above its maximum <419430, 204>" in line for line in lines), lines
+    assert any('queue root.prod uses <428032, 105> in "", above its maximum <419430, 204>' in line for line in lines), (
+        lines
+    )
 
 
 def test_the_example_snapshot_has_no_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

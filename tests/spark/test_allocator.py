@@ -30,7 +30,7 @@ from yarnspec.impl.spark.allocator import (
 )
 from yarnspec.impl.spark.hints import PlacementHints
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.resource_manager import Capability, AllocatedContainer, ContainerStatus, ExclusionUpdate
+from yarnspec.impl.spark.resource_manager import AllocatedContainer, Capability, ContainerStatus, ExclusionUpdate
 
 RESOLVER = RackResolver.from_mapping({"host3": "/rack2", "*": "/rack1"})
 NO_HINTS = PlacementHints()
@@ -43,7 +43,9 @@ def make(target: int, **config: object) -> YarnAllocator:
 
 def container(cid: str, host: str, allocator: YarnAllocator, memory_mb: int | None = None) -> AllocatedContainer:
     size = allocator.config.request_capability
-    return AllocatedContainer(cid, host, Capability(memory_mb or size.memory_mb, size.vcores), allocator.config.priority)
+    return AllocatedContainer(
+        cid, host, Capability(memory_mb or size.memory_mb, size.vcores), allocator.config.priority
+    )
 
 
 def allocate(allocator: YarnAllocator, *hosts: str, prefix: str = "c") -> YarnAllocator:
@@ -241,7 +243,10 @@ def test_a_launch_finishing_after_its_container_completed_does_not_run() -> None
     allocator = allocate(make(1, launch_containers=True).update_resource_requests(), "a")
     allocator = complete(allocator, "c1", -1).launch_finished("c1")
     assert (allocator.num_executors_starting, allocator.num_executors_running) == (0, 0)
-    old = allocate(make(1, launch_containers=True, variant=AllocatorVariant(late_launch_guard=False)).update_resource_requests(), "a")
+    old = allocate(
+        make(1, launch_containers=True, variant=AllocatorVariant(late_launch_guard=False)).update_resource_requests(),
+        "a",
+    )
     old = complete(old, "c1", -1).launch_finished("c1")
     assert old.num_executors_running == 1  # the pre-SPARK-43510 bug
 

@@ -48,7 +48,9 @@ def allocators(draw: st.DrawFn, variant: AllocatorVariant = AllocatorVariant()) 
         executor_cores=draw(st.integers(1, 4)),
         rack_resolver=RESOLVER,
         launch_containers=draw(st.booleans()),
-        exclusion=ExclusionConfig(enabled=draw(st.booleans()), max_failures_per_node=draw(st.integers(0, 2)), timeout_ms=1000),
+        exclusion=ExclusionConfig(
+            enabled=draw(st.booleans()), max_failures_per_node=draw(st.integers(0, 2)), timeout_ms=1000
+        ),
         failures_validity_interval_ms=draw(st.sampled_from([None, 500])),
         variant=variant,
     )
@@ -135,7 +137,9 @@ def test_running_never_exceeds_a_target_that_never_dropped(allocator: YarnAlloca
 def running_pair() -> YarnAllocator:
     allocator = YarnAllocator.create(AllocatorConfig(), 2).update_resource_requests()
     size = allocator.config.request_capability
-    return allocator.handle_allocated_containers([AllocatedContainer("c1", "a", size), AllocatedContainer("c2", "b", size)])
+    return allocator.handle_allocated_containers(
+        [AllocatedContainer("c1", "a", size), AllocatedContainer("c2", "b", size)]
+    )
 
 
 def test_clean_state_has_no_violations() -> None:

@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from yarnspec.impl.spark.collection_order import CollectionOrder
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
-from yarnspec.impl.spark.collection_order import CollectionOrder
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
 from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf
 from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS
@@ -67,7 +67,11 @@ def test_exhausted_host_keys_are_cleaned_in_map_order(
     assert [(t.index, t.locality) for t in second] == launched
 
 
-_LOST_ORDER = {id(SCALA): [16, 17, 18, 19, 14, 15], id(SCALA_2_12): [17, 14, 16, 19, 18, 15], id(INSERTION): list(range(14, 20))}
+_LOST_ORDER = {
+    id(SCALA): [16, 17, 18, 19, 14, 15],
+    id(SCALA_2_12): [17, 14, 16, 19, 18, 15],
+    id(INSERTION): list(range(14, 20)),
+}
 
 
 @pytest.mark.parametrize(("variant", "first_again"), [(SCALA, [1, 0]), (SCALA_2_12, [1, 4]), (INSERTION, [5, 4])])
@@ -90,12 +94,16 @@ def test_executor_lost_requeues_in_task_info_order(variant: object, first_again:
     assert second.copies_running == [1 if i in first_again else 0 for i in range(6)]
 
 
-@pytest.mark.parametrize(("variant", "marked"), [(SCALA, [2, 3, 4, 5, 0, 1]), (SCALA_2_12, [1, 5, 2, 3, 4, 0]), (INSERTION, [0, 1, 2, 3, 4, 5])])
+@pytest.mark.parametrize(
+    ("variant", "marked"),
+    [(SCALA, [2, 3, 4, 5, 0, 1]), (SCALA_2_12, [1, 5, 2, 3, 4, 0]), (INSERTION, [0, 1, 2, 3, 4, 5])],
+)
 def test_speculation_marks_running_tasks_in_running_set_order(variant: object, marked: list[int]) -> None:
     # checkSpeculatableTasks walks runningTasksSet (a HashSet[Long]) holding ids 14..19; 2.13
     # walks 16, 17, 18, 19, 14, 15 (16 buckets), 2.12's flat table 15, 19, 16, 17, 18, 14.
     conf = DispatchConf.from_spark_conf(
-        {"spark.speculation": "true", "spark.speculation.quantile": "0.01", "spark.locality.wait": "0"}, variant  # type: ignore[arg-type]
+        {"spark.speculation": "true", "spark.speculation.quantile": "0.01", "spark.locality.wait": "0"},
+        variant,  # type: ignore[arg-type]
     )
     sched = TaskSchedulerImpl(conf, shuffle_offers=False)
     sched.submit_tasks(TaskSet.of(*[[]] * 14, stage_id=0), 0)

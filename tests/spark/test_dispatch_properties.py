@@ -88,7 +88,9 @@ racks = st.lists(st.sampled_from(["r0", "r1", None]), min_size=5, max_size=5).ma
 
 offer_step = st.tuples(
     st.just("offers"),
-    st.lists(st.tuples(st.sampled_from(EXECUTORS), st.integers(1, 3)), min_size=1, max_size=5, unique_by=lambda p: p[0]),
+    st.lists(
+        st.tuples(st.sampled_from(EXECUTORS), st.integers(1, 3)), min_size=1, max_size=5, unique_by=lambda p: p[0]
+    ),
     st.randoms(use_true_random=False),
     st.booleans(),
 )
@@ -98,7 +100,9 @@ steps = st.lists(
         offer_step,
         st.tuples(st.just("tick"), st.sampled_from([0, 500, 1000, 3000, 9000])),
         st.tuples(st.just("succeed"), st.integers(0, 50)),
-        st.tuples(st.just("fail"), st.integers(0, 50), st.sampled_from([EndReason.TASK_RESULT_LOST, EndReason.TASK_KILLED])),
+        st.tuples(
+            st.just("fail"), st.integers(0, 50), st.sampled_from([EndReason.TASK_RESULT_LOST, EndReason.TASK_KILLED])
+        ),
         st.tuples(st.just("lose"), st.sampled_from(EXECUTORS), st.sampled_from(list(ExecutorLoss)), st.booleans()),
         st.tuples(st.just("decommission"), st.sampled_from(EXECUTORS), st.booleans()),
         st.tuples(st.just("register"), st.sampled_from(EXECUTORS)),
@@ -246,7 +250,9 @@ def test_invariants_hold_after_every_step(
 @given(
     conf=confs(legacy=False),
     resolver=racks,
-    executors=st.lists(st.tuples(st.sampled_from(EXECUTORS), st.integers(1, 3)), min_size=1, max_size=5, unique_by=lambda p: p[0]),
+    executors=st.lists(
+        st.tuples(st.sampled_from(EXECUTORS), st.integers(1, 3)), min_size=1, max_size=5, unique_by=lambda p: p[0]
+    ),
     first=task_sets(stage_id=0),
     second=st.none() | task_sets(stage_id=1),
     tick=st.sampled_from([100, 700, 1000, 2500]),
@@ -277,7 +283,9 @@ def _one_local_core_world(legacy: bool) -> tuple[TaskSchedulerImpl, list[WorkerO
     """Thirty tasks that all prefer e0; e0 has one core and three other executors have three
     each. The clock ticks just under the node wait, so every local launch restarts the legacy
     timer before it can expire."""
-    conf = DispatchConf(waits=LocalityWaits(1000, 1000, 1000), variant=DispatchVariant(legacy_reset_on_task_launch=legacy))
+    conf = DispatchConf(
+        waits=LocalityWaits(1000, 1000, 1000), variant=DispatchVariant(legacy_reset_on_task_launch=legacy)
+    )
     sched = TaskSchedulerImpl(conf, seed=0)
     offers = [WorkerOffer("e0", "h0", 1)] + [WorkerOffer(f"e{i}", f"h{i}", 3) for i in (1, 2, 3)]
     sched.submit_tasks(TaskSet.of(*[["executor_h0_e0"]] * 30), 0)
@@ -312,7 +320,9 @@ def test_running_copy_predicate_catches_a_second_regular_attempt() -> None:
     manager.copies_running[0] = 0  # corrupt: forget the running copy
     manager.add_pending_task(0)
     assert manager.resource_offer("e2", "h2", ANY, 0).task is not None
-    assert running_copy_violations(manager) == ["task 0 of stage 0.0 has 2 running attempts [(0, 'regular'), (1, 'regular')]"]
+    assert running_copy_violations(manager) == [
+        "task 0 of stage 0.0 has 2 running attempts [(0, 'regular'), (1, 'regular')]"
+    ]
 
 
 def test_launch_predicate_catches_a_too_loose_and_an_untrue_locality() -> None:
@@ -354,4 +364,3 @@ def test_progress_check_reports_a_barrier_set_that_never_fits() -> None:
     sched.submit_tasks(TaskSet.of([], [], [], barrier=True), 0)
     found = tasks_never_launched(sched, [WorkerOffer("e1", "h1", 2)], 0, 1000)
     assert len(found) == 3 and found[0].startswith("task 0 of stage 0.0 never launched in")
-

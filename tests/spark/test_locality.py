@@ -72,7 +72,9 @@ def test_malformed_strings_are_rejected(text: str, fault: str) -> None:
 
 
 def test_object_form() -> None:
-    assert task_location_from_fields({"kind": "executor", "host": "h", "executor": "e"}) == ExecutorCacheTaskLocation("h", "e")
+    assert task_location_from_fields({"kind": "executor", "host": "h", "executor": "e"}) == ExecutorCacheTaskLocation(
+        "h", "e"
+    )
     assert task_location_from_fields({"kind": "hdfs_cache", "host": "h"}) == HDFSCacheTaskLocation("h")
     assert task_location_from_fields({"kind": "host", "host": "h"}) == HostTaskLocation("h")
 
@@ -103,6 +105,8 @@ locations = st.one_of(
 
 @settings(max_examples=150)
 @given(locations)
-def test_string_form_round_trips(location: HostTaskLocation | HDFSCacheTaskLocation | ExecutorCacheTaskLocation) -> None:
+def test_string_form_round_trips(
+    location: HostTaskLocation | HDFSCacheTaskLocation | ExecutorCacheTaskLocation,
+) -> None:
     # Hosts without '_' round-trip; the executor id may contain '_' (split at the first one).
     assert parse_task_location(str(location)) == location

@@ -117,7 +117,11 @@ def test_executors_for_aware_tasks_variants_differ_when_cores_do_not_divide() ->
     ],
 )
 def test_bad_input_is_refused_with_its_place(kwargs: dict[str, object], place: str) -> None:
-    base: dict[str, object] = {"num_containers": 1, "num_locality_aware_tasks": 1, "host_to_local_task_count": (("a", 1),)}
+    base: dict[str, object] = {
+        "num_containers": 1,
+        "num_locality_aware_tasks": 1,
+        "host_to_local_task_count": (("a", 1),),
+    }
     base.update(kwargs)
     with pytest.raises(InputError) as caught:
         PlacementInput(**base)  # type: ignore[arg-type]
@@ -160,7 +164,9 @@ def placement_inputs(draw: st.DrawFn) -> PlacementInput:
     allocated = [(host, draw(st.integers(0, 4))) for host in draw(st.lists(st.sampled_from(HOSTS), unique=True))]
     pending = draw(st.lists(st.lists(st.sampled_from(HOSTS), min_size=1, max_size=3, unique=True), max_size=4))
     cores = draw(st.integers(1, 8))
-    resolver = RackResolver.from_mapping({"h0": "/r0", "h3": "/r1", "*": "/r9"} if draw(st.booleans()) else {"h1": "/r1"})
+    resolver = RackResolver.from_mapping(
+        {"h0": "/r0", "h3": "/r1", "*": "/r9"} if draw(st.booleans()) else {"h1": "/r1"}
+    )
     return PlacementInput.of(
         num_containers=draw(st.integers(0, 30)),
         num_locality_aware_tasks=draw(st.integers(0, 60)),

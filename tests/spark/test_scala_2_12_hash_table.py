@@ -39,7 +39,17 @@ def test_string_keys() -> None:
     assert list(_map(["hostZ", "host1"])) == ["host1", "hostZ"]
     keys = ["exec9", "exec10", "exec1", "exec2", "exec3", "host3", "rack1", "rack2", "/default-rack", "host10", "host0"]
     assert list(_map(keys)) == [
-        "exec9", "exec3", "/default-rack", "exec10", "rack2", "host3", "exec2", "host0", "rack1", "host10", "exec1",
+        "exec9",
+        "exec3",
+        "/default-rack",
+        "exec10",
+        "rack2",
+        "host3",
+        "exec2",
+        "host0",
+        "rack1",
+        "host10",
+        "exec1",
     ]
 
 
@@ -85,13 +95,76 @@ def test_flat_hash_set_probing_growth_and_backward_shift() -> None:
     assert list(elements) == [37, 16, 31, 1, 10, 25, 4, 19, 34, 13, 100, 28, 7, 22]
     grown = _set(i * 7 for i in range(40))
     assert list(grown) == [
-        0, 161, 154, 133, 126, 105, 98, 77, 273, 252, 70, 49, 245, 224, 42, 21, 203, 217, 196, 14,
-        175, 168, 147, 140, 119, 112, 91, 266, 84, 63, 259, 238, 56, 35, 231, 210, 28, 7, 189, 182,
+        0,
+        161,
+        154,
+        133,
+        126,
+        105,
+        98,
+        77,
+        273,
+        252,
+        70,
+        49,
+        245,
+        224,
+        42,
+        21,
+        203,
+        217,
+        196,
+        14,
+        175,
+        168,
+        147,
+        140,
+        119,
+        112,
+        91,
+        266,
+        84,
+        63,
+        259,
+        238,
+        56,
+        35,
+        231,
+        210,
+        28,
+        7,
+        189,
+        182,
     ]
     for i in range(0, 40, 3):
         grown.discard(i * 7)
     assert list(grown) == [
-        161, 154, 133, 98, 77, 70, 49, 245, 224, 203, 217, 196, 14, 175, 140, 119, 112, 91, 266, 259, 238, 56, 35, 28, 7, 182,
+        161,
+        154,
+        133,
+        98,
+        77,
+        70,
+        49,
+        245,
+        224,
+        203,
+        217,
+        196,
+        14,
+        175,
+        140,
+        119,
+        112,
+        91,
+        266,
+        259,
+        238,
+        56,
+        35,
+        28,
+        7,
+        182,
     ]
 
 
@@ -125,7 +198,9 @@ def test_set_keeps_every_element_findable_after_any_removals(ops: list[tuple[boo
     assert len(reference) < len(slots) * 0.45 or not reference
 
 
-@given(st.lists(st.tuples(st.booleans(), st.one_of(st.integers(-(1 << 40), 1 << 40), st.text(max_size=5))), max_size=80))
+@given(
+    st.lists(st.tuples(st.booleans(), st.one_of(st.integers(-(1 << 40), 1 << 40), st.text(max_size=5))), max_size=80)
+)
 def test_map_behaves_as_a_map(ops: list[tuple[bool, object]]) -> None:
     mapping: ScalaHashMap[object, int] = ScalaHashMap(HashTable212())
     reference: dict[object, int] = {}

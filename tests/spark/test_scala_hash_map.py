@@ -49,7 +49,17 @@ def test_hosts_of_the_rack_example_walk_host1_first() -> None:
 def test_mixed_string_keys() -> None:
     keys = ["exec9", "exec10", "exec1", "exec2", "exec3", "host3", "rack1", "rack2", "/default-rack", "host10", "host0"]
     assert list(_map(keys)) == [
-        "exec10", "exec3", "host0", "exec2", "host3", "exec1", "/default-rack", "host10", "rack1", "exec9", "rack2",
+        "exec10",
+        "exec3",
+        "host0",
+        "exec2",
+        "host3",
+        "exec1",
+        "/default-rack",
+        "host10",
+        "rack1",
+        "exec9",
+        "rack2",
     ]
 
 
@@ -133,6 +143,7 @@ def test_map_behaves_as_a_map_and_orders_by_bucket_then_hash(ops: list[tuple[boo
     assert dict(mapping.items()) == reference
     assert sorted(map(repr, mapping)) == sorted(map(repr, reference))
     mask = mapping.table_length - 1
+
     # computed here from Java's rules, not with the module's helpers
     def improved(key: object) -> int:
         if isinstance(key, str):

@@ -102,22 +102,76 @@ def test_the_samples_pass(tmp_path: Path, base: dict[str, Any]) -> None:
     ("base", "path", "value", "delete", "place"),
     [
         (ALLOCATOR, ["input", "initial_target_executors"], -1, False, "input.initial_target_executors: must be >= 0"),
-        (ALLOCATOR, ["input", "initial_target_executors"], None, True, "input: missing required field 'initial_target_executors'"),
-        (ALLOCATOR, ["steps", 1, "args", "containers", 0, "host"], None, True, "steps[1].args.containers[0]: missing required field 'host'"),
+        (
+            ALLOCATOR,
+            ["input", "initial_target_executors"],
+            None,
+            True,
+            "input: missing required field 'initial_target_executors'",
+        ),
+        (
+            ALLOCATOR,
+            ["steps", 1, "args", "containers", 0, "host"],
+            None,
+            True,
+            "steps[1].args.containers[0]: missing required field 'host'",
+        ),
         (ALLOCATOR, ["steps", 1, "args", "containers"], "c1", False, "steps[1].args.containers: expected an array"),
-        (ALLOCATOR, ["steps", 2, "args", "statuses", 0, "exit_status"], "-1", False, "steps[2].args.statuses[0].exit_status: expected an integer"),
-        (ALLOCATOR, ["steps", 2, "args", "statuses", 0, "exit_status_name"], "SUCCESS", False, "steps[2].args.statuses[0].exit_status_name"),
-        (ALLOCATOR, ["input", "conf"], {"spark.excludeOnFailure.timeout": "soon"}, False, "input.conf.spark.excludeOnFailure.timeout"),
-        (ALLOCATOR, ["input", "conf"], {"spark.yarn.executor.launch.excludeOnFailure.enabled": "yes"}, False, "excludeOnFailure.enabled: expected true or false"),
+        (
+            ALLOCATOR,
+            ["steps", 2, "args", "statuses", 0, "exit_status"],
+            "-1",
+            False,
+            "steps[2].args.statuses[0].exit_status: expected an integer",
+        ),
+        (
+            ALLOCATOR,
+            ["steps", 2, "args", "statuses", 0, "exit_status_name"],
+            "SUCCESS",
+            False,
+            "steps[2].args.statuses[0].exit_status_name",
+        ),
+        (
+            ALLOCATOR,
+            ["input", "conf"],
+            {"spark.excludeOnFailure.timeout": "soon"},
+            False,
+            "input.conf.spark.excludeOnFailure.timeout",
+        ),
+        (
+            ALLOCATOR,
+            ["input", "conf"],
+            {"spark.yarn.executor.launch.excludeOnFailure.enabled": "yes"},
+            False,
+            "excludeOnFailure.enabled: expected true or false",
+        ),
         (ALLOCATOR, ["input", "exit_status_names"], {"PREEMPTED": -1}, False, "input.exit_status_names.PREEMPTED"),
         (ALLOCATOR, ["input", "executor_cores"], 0, False, "input.executor_cores: must be >= 1"),
         (ALLOCATOR, ["steps", 0, "op"], 7, False, "steps[0].op: expected a string"),
         (ALLOCATOR, ["steps"], [], False, "steps: an allocator case needs at least one step"),
         (PLACEMENT, ["input", "num_containers"], "2", False, "input.num_containers: expected an integer"),
-        (PLACEMENT, ["input", "host_to_local_task_count", 1], ["b"], False, "input.host_to_local_task_count[1]: expected a [host, count] pair"),
-        (PLACEMENT, ["input", "host_to_local_task_count", 1], ["a", 3], False, "input.host_to_local_task_count[1][0]: host 'a' appears twice"),
+        (
+            PLACEMENT,
+            ["input", "host_to_local_task_count", 1],
+            ["b"],
+            False,
+            "input.host_to_local_task_count[1]: expected a [host, count] pair",
+        ),
+        (
+            PLACEMENT,
+            ["input", "host_to_local_task_count", 1],
+            ["a", 3],
+            False,
+            "input.host_to_local_task_count[1][0]: host 'a' appears twice",
+        ),
         (PLACEMENT, ["input", "task_cpus"], 9, False, "input.executor_cores"),
-        (PLACEMENT, ["input", "locality_matched_pending_requests"], [{"nodes": []}], False, "locality_matched_pending_requests[0].nodes"),
+        (
+            PLACEMENT,
+            ["input", "locality_matched_pending_requests"],
+            [{"nodes": []}],
+            False,
+            "locality_matched_pending_requests[0].nodes",
+        ),
         (HINTS, ["steps", 0, "args", "stage_id"], 3, False, "steps[0].args.stage_id: stage 3 is not listed"),
         (HINTS, ["input", "stages", "1", 0, 0, "kind"], "rack", False, "input.stages.1[0][0]: 'kind' must be one of"),
     ],
@@ -144,7 +198,12 @@ def test_a_launch_callback_for_a_container_not_launching_fails_with_its_place(tm
     [
         (ALLOCATOR, ["steps", 0, "op"], "allocate_everything", "op 'allocate_everything' is not interpreted"),
         (ALLOCATOR, ["steps", 0, "expect"], {"num_widgets": 3}, "field 'num_widgets' is not interpreted"),
-        (ALLOCATOR, ["input", "conf"], {"spark.dynamicAllocation.enabled": "true"}, "'spark.dynamicAllocation.enabled'"),
+        (
+            ALLOCATOR,
+            ["input", "conf"],
+            {"spark.dynamicAllocation.enabled": "true"},
+            "'spark.dynamicAllocation.enabled'",
+        ),
         (ALLOCATOR, ["steps", 2, "args", "statuses", 0, "state"], "RUNNING", "only COMPLETE statuses"),
         (PLACEMENT, ["input", "gpu_per_task"], 1, "'gpu_per_task' is not interpreted"),
         (PLACEMENT, ["expect"], {}, "nothing to check: expect has no 'nodes'"),
@@ -177,7 +236,9 @@ def test_a_derived_mismatch_only_warns(tmp_path: Path) -> None:
     verdict, _, warnings = run(tmp_path, edited(PLACEMENT, ["expect", "derived", "locality_free_count"], 5))
     assert verdict is CaseVerdict.PASS
     assert any("expect.derived.locality_free_count" in w for w in warnings)
-    verdict, _, warnings = run(tmp_path, edited(ALLOCATOR, ["steps", 2, "expect", "derived"], {"num_executors_running": 4}))
+    verdict, _, warnings = run(
+        tmp_path, edited(ALLOCATOR, ["steps", 2, "expect", "derived"], {"num_executors_running": 4})
+    )
     assert verdict is CaseVerdict.PASS and any("num_executors_running" in w for w in warnings)
 
 

@@ -15,7 +15,11 @@ from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf
 from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS, SpeculationMedian
 from yarnspec.impl.spark.taskset.tasks import TaskSet
 
-UPPER, AVERAGE, ROUNDED = SpeculationMedian.UPPER_MIDDLE, SpeculationMedian.AVERAGE_OF_MIDDLE, SpeculationMedian.SORTED_ROUNDED_HALF
+UPPER, AVERAGE, ROUNDED = (
+    SpeculationMedian.UPPER_MIDDLE,
+    SpeculationMedian.AVERAGE_OF_MIDDLE,
+    SpeculationMedian.SORTED_ROUNDED_HALF,
+)
 
 
 def test_each_rule_on_known_durations() -> None:
@@ -75,11 +79,19 @@ def test_spark_3_4_and_older_average_and_speculate() -> None:
 )
 def test_defaults_follow_the_release(name: str, multiplier: float, quantile: float) -> None:
     speculation = DispatchConf.from_spark_conf({}, VARIANTS[name]).speculation
-    assert (speculation.multiplier, speculation.quantile, speculation.min_task_runtime_ms) == (multiplier, quantile, 100)
+    assert (speculation.multiplier, speculation.quantile, speculation.min_task_runtime_ms) == (
+        multiplier,
+        quantile,
+        100,
+    )
 
 
 def test_explicit_keys_override_the_release_defaults() -> None:
-    conf = {"spark.speculation.multiplier": "2", "spark.speculation.quantile": "0.5", "spark.speculation.minTaskRuntime": "2s"}
+    conf = {
+        "spark.speculation.multiplier": "2",
+        "spark.speculation.quantile": "0.5",
+        "spark.speculation.minTaskRuntime": "2s",
+    }
     speculation = DispatchConf.from_spark_conf(conf, VARIANTS["spark-4.0"]).speculation
     assert (speculation.multiplier, speculation.quantile, speculation.min_task_runtime_ms) == (2.0, 0.5, 2000)
 
@@ -108,7 +120,9 @@ def test_executor_lost_does_not_resubmit_a_copy_killed_by_another_attempt() -> N
     # killed; losing e1 must not undo the success (the model once queued task 0 again).
     from yarnspec.impl.spark.taskset.tasks import EndReason, ExecutorLoss, ExecutorLossReason, TaskEndReason, TaskState
 
-    conf = DispatchConf.from_spark_conf({"spark.speculation": "true", "spark.locality.wait": "0"}, VARIANTS["spark-4.0"])
+    conf = DispatchConf.from_spark_conf(
+        {"spark.speculation": "true", "spark.locality.wait": "0"}, VARIANTS["spark-4.0"]
+    )
     sched = TaskSchedulerImpl(conf, shuffle_offers=False)
     manager = sched.submit_tasks(TaskSet.of([], [], shuffle_map=True), 0)
     original, other = sched.resource_offers([WorkerOffer("e1", "h1", 2)], 0).launched

@@ -20,7 +20,9 @@ PROCESS, NODE, NO_PREF, RACK, ANY = list(TaskLocality)
 ZERO_WAIT = DispatchConf(waits=LocalityWaits(0, 0, 0))
 
 
-def scheduler(conf: DispatchConf | None = None, shuffle: bool = False, seed: int = 0, **racks: str) -> TaskSchedulerImpl:
+def scheduler(
+    conf: DispatchConf | None = None, shuffle: bool = False, seed: int = 0, **racks: str
+) -> TaskSchedulerImpl:
     """A scheduler that keeps the given offer order unless ``shuffle``."""
     return TaskSchedulerImpl(conf, RackResolver.from_mapping(racks), shuffle_offers=shuffle, seed=seed)
 
@@ -68,7 +70,10 @@ def test_offer_order_is_an_input() -> None:
 def test_the_default_shuffle_is_seeded() -> None:
     def first_orders(seed: int) -> list[list[str]]:
         sched = scheduler(shuffle=True, seed=seed)
-        return [[o.executor_id for o in sched.resource_offers(offers("a@h", "b@h", "c@h", "d@h"), t).offers] for t in range(5)]
+        return [
+            [o.executor_id for o in sched.resource_offers(offers("a@h", "b@h", "c@h", "d@h"), t).offers]
+            for t in range(5)
+        ]
 
     assert first_orders(1) == first_orders(1)
     assert first_orders(1) != first_orders(2)

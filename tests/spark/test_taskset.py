@@ -56,15 +56,36 @@ def offer(manager: TaskSetManager, executor_id: str, host: str, cap: TaskLocalit
 
 @pytest.mark.parametrize(
     ("text", "ms"),
-    [("3s", 3000), ("500ms", 500), ("0", 0), ("250", 250), (250, 250), ("1min", 60_000), ("2m", 120_000),
-     ("1h", 3_600_000), ("1d", 86_400_000), ("1500us", 1), ("-1500us", -1), (" 3S ", 3000), ("-1s", -1000)],
+    [
+        ("3s", 3000),
+        ("500ms", 500),
+        ("0", 0),
+        ("250", 250),
+        (250, 250),
+        ("1min", 60_000),
+        ("2m", 120_000),
+        ("1h", 3_600_000),
+        ("1d", 86_400_000),
+        ("1500us", 1),
+        ("-1500us", -1),
+        (" 3S ", 3000),
+        ("-1s", -1000),
+    ],
 )
 def test_spark_time_strings(text: str | int, ms: int) -> None:
     assert parse_time_ms(text, "k") == ms
 
 
-@pytest.mark.parametrize(("text", "fault"), [("3 s", "cannot read"), ("3x", "invalid time suffix 'x'"), ("abc", "cannot read"),
-                                             ("1.5s", "cannot read"), (True, "expected a time")])
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("3 s", "cannot read"),
+        ("3x", "invalid time suffix 'x'"),
+        ("abc", "cannot read"),
+        ("1.5s", "cannot read"),
+        (True, "expected a time"),
+    ],
+)
 def test_bad_time_strings_name_the_key(text: object, fault: str) -> None:
     with pytest.raises(InputError, match=fault) as caught:
         parse_time_ms(text, "spark.locality.wait.node")
@@ -90,8 +111,12 @@ def test_spark_conf_reads_legacy_flag_failures_and_cpus() -> None:
 
 @pytest.mark.parametrize(
     ("conf", "key"),
-    [({"spark.task.maxFailures": "0"}, "spark.task.maxFailures"), ({"spark.speculation": "yes"}, "spark.speculation"),
-     ({"spark.locality.wait": "soon"}, "spark.locality.wait"), ({"spark.task.cpus": True}, "spark.task.cpus")],
+    [
+        ({"spark.task.maxFailures": "0"}, "spark.task.maxFailures"),
+        ({"spark.speculation": "yes"}, "spark.speculation"),
+        ({"spark.locality.wait": "soon"}, "spark.locality.wait"),
+        ({"spark.task.cpus": True}, "spark.task.cpus"),
+    ],
 )
 def test_bad_spark_conf_names_the_key(conf: dict[str, object], key: str) -> None:
     with pytest.raises(InputError) as caught:
@@ -143,7 +168,9 @@ def test_hdfs_cached_location_reaches_only_executors_alive_when_queued() -> None
 
 
 def test_an_expired_wait_advances_the_timer_by_exactly_the_wait() -> None:
-    _, manager = setup(["executor_host1_exec1"], ["executor_host1_exec1"], executors=[("exec1", "host1"), ("exec2", "host2")])
+    _, manager = setup(
+        ["executor_host1_exec1"], ["executor_host1_exec1"], executors=[("exec1", "host1"), ("exec2", "host2")]
+    )
     assert manager.levels == (PROCESS, NODE, ANY)
     assert manager.allowed_locality(4000) is NODE
     assert manager.last_reset == 3000  # not 4000
@@ -167,7 +194,9 @@ def test_a_level_without_tasks_is_passed_at_once_spark_4939() -> None:
 
 def test_before_spark_4939_an_empty_level_is_waited_out() -> None:
     conf = DispatchConf(variant=VARIANTS["spark-1.2"])
-    _, manager = setup(["executor_host1_exec1"], ["host2"], executors=[("exec1", "host1"), ("exec2", "host2")], conf=conf)
+    _, manager = setup(
+        ["executor_host1_exec1"], ["host2"], executors=[("exec1", "host1"), ("exec2", "host2")], conf=conf
+    )
     assert offer(manager, "exec1", "host1", PROCESS, now=100) == 0  # legacy reset: timer at 100
     assert manager.allowed_locality(200) is PROCESS
     assert manager.allowed_locality(3100) is NODE
@@ -188,7 +217,9 @@ def test_the_executor_list_is_searched_whatever_the_cap_and_no_pref_cap_skips_de
 
 
 def test_no_pref_tasks_come_after_host_tasks_and_before_rack_tasks_reported_process_local() -> None:
-    _, manager = setup([], ["host1"], ["host2"], executors=[("exec1", "host1"), ("exec2", "host2")], racks={"host1": "r", "host2": "r"})
+    _, manager = setup(
+        [], ["host1"], ["host2"], executors=[("exec1", "host1"), ("exec2", "host2")], racks={"host1": "r", "host2": "r"}
+    )
     first = manager.resource_offer("exec1", "host1", NO_PREF, 0).task
     second = manager.resource_offer("exec1", "host1", NO_PREF, 0).task
     assert first is not None and (first.index, first.locality) == (1, NODE)
@@ -364,9 +395,15 @@ def test_executor_loss_counts_only_when_the_app_is_to_blame(
 
 @pytest.mark.parametrize(
     ("shuffle_service", "kind", "resubmitted"),
-    [(False, ExecutorLoss.PROCESS_LOST, True), (True, ExecutorLoss.PROCESS_LOST, False), (True, ExecutorLoss.DECOMMISSION, True)],
+    [
+        (False, ExecutorLoss.PROCESS_LOST, True),
+        (True, ExecutorLoss.PROCESS_LOST, False),
+        (True, ExecutorLoss.DECOMMISSION, True),
+    ],
 )
-def test_finished_map_output_on_a_lost_executor_is_resubmitted(shuffle_service: bool, kind: ExecutorLoss, resubmitted: bool) -> None:
+def test_finished_map_output_on_a_lost_executor_is_resubmitted(
+    shuffle_service: bool, kind: ExecutorLoss, resubmitted: bool
+) -> None:
     conf = DispatchConf(external_shuffle_service=shuffle_service)
     sched, manager = setup([], [], executors=[("exec1", "host1"), ("exec2", "host2")], conf=conf, shuffle_map=True)
     a = manager.resource_offer("exec1", "host1", ANY, 0).task

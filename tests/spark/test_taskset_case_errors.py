@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from yarnspec.checks.conformance import runner
-from yarnspec.checks.conformance.outcome import CaseFormatError, ExpectationMismatch, Unsupported, CaseVerdict
+from yarnspec.checks.conformance.outcome import CaseFormatError, CaseVerdict, ExpectationMismatch, Unsupported
 from yarnspec.checks.conformance.spark_taskset import run_case
 
 MANAGER_CASE: dict[str, Any] = {
@@ -21,18 +21,28 @@ MANAGER_CASE: dict[str, Any] = {
         "scheduler": "FakeTaskScheduler",
         "executors": [["exec1", "host1"], ["exec2", "host2"]],
         "host_rack": {},
-        "task_set": {"stage_id": 0, "stage_attempt_id": 0, "priority": 0,
-                     "tasks": [[{"kind": "host", "host": "host1"}], [], ["host2"]]},
+        "task_set": {
+            "stage_id": 0,
+            "stage_attempt_id": 0,
+            "priority": 0,
+            "tasks": [[{"kind": "host", "host": "host1"}], [], ["host2"]],
+        },
         "conf": {"spark.locality.wait": "3s"},
         "max_task_failures": 4,
         "clock_start_ms": 0,
     },
     "steps": [
         {"op": "check", "args": {}, "expect": {"my_locality_levels": ["NODE_LOCAL", "NO_PREF", "ANY"]}},
-        {"op": "resource_offer", "args": {"exec_id": "exec1", "host": "host1", "max_locality": "ANY"},
-         "expect": {"task_index": 0, "derived": {"task_locality": "NODE_LOCAL"}}},
-        {"op": "resource_offer", "args": {"exec_id": "exec1", "host": "host1", "max_locality": "NO_PREF"},
-         "expect": {"task_index": 1, "task_locality": "PROCESS_LOCAL"}},
+        {
+            "op": "resource_offer",
+            "args": {"exec_id": "exec1", "host": "host1", "max_locality": "ANY"},
+            "expect": {"task_index": 0, "derived": {"task_locality": "NODE_LOCAL"}},
+        },
+        {
+            "op": "resource_offer",
+            "args": {"exec_id": "exec1", "host": "host1", "max_locality": "NO_PREF"},
+            "expect": {"task_index": 1, "task_locality": "PROCESS_LOCAL"},
+        },
         {"op": "check", "args": {}, "expect": {"started_task_indices": [0, 1]}},
     ],
     "expect": {},
@@ -42,14 +52,24 @@ MANAGER_CASE: dict[str, Any] = {
 SCHEDULER_CASE: dict[str, Any] = {
     "id": "TaskSchedulerImplSuite.sample",
     "kind": "taskset",
-    "input": {"scheduler": "TaskSchedulerImpl", "scheduling_mode": "FIFO", "conf": {"spark.locality.wait": "0"},
-              "clock_start_ms": 0, "host_rack": {}},
+    "input": {
+        "scheduler": "TaskSchedulerImpl",
+        "scheduling_mode": "FIFO",
+        "conf": {"spark.locality.wait": "0"},
+        "clock_start_ms": 0,
+        "host_rack": {},
+    },
     "steps": [
         {"op": "submit_task_set", "args": {"stage_id": 0, "stage_attempt_id": 0, "priority": 0, "tasks": [[], []]}},
-        {"op": "scheduler_resource_offers",
-         "args": {"offers": [{"exec_id": "e1", "host": "h1", "cores": 1}, {"exec_id": "e2", "host": "h2", "cores": 1}],
-                  "is_all_free_resources": True, "shuffle": "none"},
-         "expect": {"num_tasks": 2, "executor_ids": ["e1", "e2"]}},
+        {
+            "op": "scheduler_resource_offers",
+            "args": {
+                "offers": [{"exec_id": "e1", "host": "h1", "cores": 1}, {"exec_id": "e2", "host": "h2", "cores": 1}],
+                "is_all_free_resources": True,
+                "shuffle": "none",
+            },
+            "expect": {"num_tasks": 2, "executor_ids": ["e1", "e2"]},
+        },
     ],
     "expect": {},
     "order_sensitive": True,
@@ -95,7 +115,12 @@ def test_the_sample_cases_pass() -> None:
         ("steps.1.args.max_locality", "NEAR", "steps[1].args.max_locality", "unknown locality level 'NEAR'"),
         ("steps.1.args.exec_id", DELETE, "steps[1].args.exec_id", "missing required field"),
         ("steps.1.expect.task_index", "zero", "steps[1].expect.task_index", "expected an integer"),
-        ("steps.0.expect.my_locality_levels", ["ANY", "FAR"], "steps[0].expect.my_locality_levels[1]", "unknown locality level"),
+        (
+            "steps.0.expect.my_locality_levels",
+            ["ANY", "FAR"],
+            "steps[0].expect.my_locality_levels[1]",
+            "unknown locality level",
+        ),
         ("steps.1.op", 7, "steps[1].op", "expected a string"),
         ("steps.3.op", "handle_successful_task", "steps[3].args.task_id", "missing required field"),
         ("steps", {}, "steps", "expected a list"),

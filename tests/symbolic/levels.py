@@ -63,14 +63,27 @@ def instances(
             g = (0, 0)
         left = [x - y for x, y in zip(left, g)]
         guarantees.append(g)
-    written = Level(resource, tuple(_child(draw, dims, s, g, resource) for g in guarantees), _vector(draw, dims, 0, resource))
+    written = Level(
+        resource, tuple(_child(draw, dims, s, g, resource) for g in guarantees), _vector(draw, dims, 0, resource)
+    )
     # maxima must sit above the guarantee the policy reads, which the variant derives
     derived = concrete_instance(domain, written).level
     children = []
     for child, read in zip(written.children, derived.children):
         low = tuple(max(m, g) for m, g in zip(child.maximum, read.guaranteed))
         maximum = tuple(draw(st.integers(lo, r)) for lo, r in zip(low, resource))
-        children.append(Child(child.guaranteed, maximum, child.used, child.pending, child.reserved, child.killable, child.disabled, child.priority))
+        children.append(
+            Child(
+                child.guaranteed,
+                maximum,
+                child.used,
+                child.pending,
+                child.reserved,
+                child.killable,
+                child.disabled,
+                child.priority,
+            )
+        )
     written = Level(resource, tuple(children), written.budget)
     return Drawn(domain, concrete_instance(domain, written))
 

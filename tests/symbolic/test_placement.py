@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from yarnspec.checks.symbolic.arith import Concrete, Cond
 from yarnspec.checks.symbolic.placement import (
     PLACEMENT_PROPERTIES,
-    PlacementTerms,
     PlacementBound,
     PlacementCounterexample,
     PlacementProperty,
+    PlacementTerms,
     hint_input,
     reference_requests,
 )
@@ -69,7 +69,7 @@ def _at_most_one_host_per_request(p: PlacementTerms) -> Cond:
 
 
 def test_a_wrong_placement_property_is_caught_and_replayed() -> None:
-    """"Every request names at most one host" is false; the counterexample's hints give the
+    """ "Every request names at most one host" is false; the counterexample's hints give the
     reference a request with two hosts."""
     wrong = PlacementProperty("one-host-per-request", "(false on purpose)", _at_most_one_host_per_request)
     result = prove_placement(SMALL, wrong, Solver(timeout_ms=60_000))

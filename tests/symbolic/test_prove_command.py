@@ -86,7 +86,9 @@ def test_bad_arguments_are_one_input_error(argv: list[str], place: str, fault: s
 
 def test_the_check_row_counts_every_catalogue_proof(monkeypatch: pytest.MonkeyPatch) -> None:
     """One row: every catalogue proof at the check bounds (shrunk here), all proved."""
-    monkeypatch.setattr(prove_command, "CHECK_BOUNDS", {"default": Bound(1, 2), "dominant": Bound(1, 1), "placement": Bound(2, 2)})
+    monkeypatch.setattr(
+        prove_command, "CHECK_BOUNDS", {"default": Bound(1, 2), "dominant": Bound(1, 1), "placement": Bound(2, 2)}
+    )
     [row] = prove_command.check_rows()
     expected = len(prove_command.select((), False, "hadoop-3"))
     assert (row.name, row.total, row.proved, row.failed) == ("z3 proofs", expected, expected, 0)

@@ -15,7 +15,14 @@ from yarnspec.checks.symbolic.domain import Bound, Domain, Instance
 from yarnspec.checks.symbolic.level_proof import reference_view
 from yarnspec.checks.symbolic.properties import LONE
 from yarnspec.checks.symbolic.prover import Solver
-from yarnspec.checks.symbolic.runner import Counterexample, confirm, find_counterexample, prove_level, with_case, write_case
+from yarnspec.checks.symbolic.runner import (
+    Counterexample,
+    confirm,
+    find_counterexample,
+    prove_level,
+    with_case,
+    write_case,
+)
 from yarnspec.impl.preemption.config import GUARANTEE_RULE_KEY
 
 TINY = Domain(True, Bound(2, 2), variant="tiny-queue", backend="bv")
@@ -73,7 +80,9 @@ def test_the_proof_of_the_lone_queue_fails_under_the_variant_only() -> None:
     """At K=1, S=2 the property is proved under ``hadoop-3`` and refuted under
     ``tiny-queue`` (the whole proof, induction then search, as the CLI runs it)."""
     proved = prove_level(Domain(True, Bound(1, 2), backend="bv"), LONE, Solver(timeout_ms=60_000))
-    refuted = prove_level(Domain(True, Bound(1, 2), variant="tiny-queue", backend="bv"), LONE, Solver(timeout_ms=60_000))
+    refuted = prove_level(
+        Domain(True, Bound(1, 2), variant="tiny-queue", backend="bv"), LONE, Solver(timeout_ms=60_000)
+    )
     assert proved.verdict == "proved"
     assert refuted.verdict == "counterexample"
     assert isinstance(refuted.counterexample, Counterexample) and refuted.counterexample.reference_breaks

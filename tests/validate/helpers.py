@@ -16,7 +16,9 @@ HERE = Path(__file__).resolve().parent
 ADAPTERS = HERE / "adapters"
 
 
-def phases_for(contract_name: str, target: object, examples: int = 30, cases: list[Path] | None = None, seed: int = 0) -> list[PhaseResult]:
+def phases_for(
+    contract_name: str, target: object, examples: int = 30, cases: list[Path] | None = None, seed: int = 0
+) -> list[PhaseResult]:
     """Every phase of ``validate`` on a Python adapter ``target``."""
     contract = contract_named(contract_name)
     adapter = PythonAdapter(target, contract, getattr(target, "__name__", "adapter"))

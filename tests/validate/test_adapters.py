@@ -16,9 +16,8 @@ from yarnspec.checks.validate.load import SPARK_MODULE, load_adapter
 from yarnspec.checks.validate.run import Options, conformance, run_phases
 from yarnspec.spec.contracts import contract_named
 
-from .helpers import ADAPTERS, HERE, cli
-
 from ..conftest import CONFORMANCE_DIR, PROJECT_ROOT
+from .helpers import ADAPTERS, HERE, cli
 
 PLACEMENT_CASE = CONFORMANCE_DIR / "spark-locality/ContainerPlacementStrategySuite/06-pending-requests-considered.json"
 PYTHON = shlex.quote(sys.executable)
@@ -55,21 +54,45 @@ def test_a_process_that_dies_is_restarted_for_the_next_case() -> None:
 @pytest.mark.parametrize(
     "mode, at, fragment",
     [
-        ("crash", "2", "request 2 (locality_of_requested_containers): the process exited with code 3 before answering; stderr: adapter: something broke inside"),
+        (
+            "crash",
+            "2",
+            "request 2 (locality_of_requested_containers): the process exited with code 3 before answering; stderr: adapter: something broke inside",
+        ),
         ("crash", "1", "request 1 (hello): the process exited with code 3 before answering"),
         ("hang", "2", "request 2 (locality_of_requested_containers): no answer within 1 s (the process hangs); killed"),
-        ("garbage", "2", "request 2 (locality_of_requested_containers): the answer is not a JSON line: 'this is not json'"),
+        (
+            "garbage",
+            "2",
+            "request 2 (locality_of_requested_containers): the answer is not a JSON line: 'this is not json'",
+        ),
         ("garbage", "1", "request 1 (hello): the answer is not a JSON line: 'this is not json'"),
         ("wrong-id", "2", "request 2 (locality_of_requested_containers): the answer has id 9, expected 2: "),
-        ("wrong-schema", "2", "the output breaks the protocol schema (placement_output) at ['nodes']: 'host1' is not of type 'array'"),
+        (
+            "wrong-schema",
+            "2",
+            "the output breaks the protocol schema (placement_output) at ['nodes']: 'host1' is not of type 'array'",
+        ),
         ("no-contract", "0", "adapter does not implement spark-placement (it implements: nothing)"),
     ],
 )
 def test_a_misbehaving_process_is_one_line_and_exit_2(mode: str, at: str, fragment: str, tmp_path: Path) -> None:
     started = time.monotonic()
     status, out, err = cli(
-        "validate", "spark-placement", "--impl", _process("misbehaving.py", mode, at),
-        "--timeout", "1", "--start-timeout", "1", "--examples", "3", "--cases", str(PLACEMENT_CASE), "--out", str(tmp_path),
+        "validate",
+        "spark-placement",
+        "--impl",
+        _process("misbehaving.py", mode, at),
+        "--timeout",
+        "1",
+        "--start-timeout",
+        "1",
+        "--examples",
+        "3",
+        "--cases",
+        str(PLACEMENT_CASE),
+        "--out",
+        str(tmp_path),
     )
     assert status == 2
     lines = err.strip().splitlines()
@@ -85,9 +108,15 @@ def test_a_misbehaving_process_is_one_line_and_exit_2(mode: str, at: str, fragme
     [
         ("python:no_such_module_here:Thing", "cannot import module 'no_such_module_here'"),
         ("python:yarnspec.checks.validate.reference:NoSuchAdapter", "has no attribute 'NoSuchAdapter'"),
-        ("python:yarnspec.checks.validate.reference", "expected python:package.module:attr or python:path/file.py:attr"),
+        (
+            "python:yarnspec.checks.validate.reference",
+            "expected python:package.module:attr or python:path/file.py:attr",
+        ),
         ("python:no/such/file.py:Thing", "cannot read no/such/file.py: No such file or directory"),
-        ("spark:4.0.1", "spark:4.0.1: the Spark adapter (yarnspec.checks.validate.spark.adapter) is not installed in this yarnspec"),
+        (
+            "spark:4.0.1",
+            "spark:4.0.1: the Spark adapter (yarnspec.checks.validate.spark.adapter) is not installed in this yarnspec",
+        ),
         ("spark:", "name a Spark version, e.g. spark:4.0.1"),
         ("no-such-adapter-name", "no adapter of that name (entry points in yarnspec.adapters: "),
         ("ftp:thing", "unknown kind (use python:, process:, spark: or an entry-point name)"),
@@ -104,13 +133,38 @@ def test_a_bad_impl_name_is_one_line_and_exit_2(impl: str, fragment: str, monkey
 
 
 def test_a_missing_command_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    status, _, err = cli("validate", "spark-placement", "--impl", "process:/no/such/adapter-binary", "--cases", str(PLACEMENT_CASE), "--examples", "1", "--out", str(tmp_path))
+    status, _, err = cli(
+        "validate",
+        "spark-placement",
+        "--impl",
+        "process:/no/such/adapter-binary",
+        "--cases",
+        str(PLACEMENT_CASE),
+        "--examples",
+        "1",
+        "--out",
+        str(tmp_path),
+    )
     assert status == 2
-    assert err.strip() == "yarnspec: adapter process:/no/such/adapter-binary: cannot start /no/such/adapter-binary: No such file or directory"
+    assert (
+        err.strip()
+        == "yarnspec: adapter process:/no/such/adapter-binary: cannot start /no/such/adapter-binary: No such file or directory"
+    )
 
 
 def test_a_python_object_of_the_wrong_shape_is_a_fault(tmp_path: Path) -> None:
-    status, _, err = cli("validate", "spark-placement", "--impl", "python:yarnspec.checks.validate.reference:Dispatch", "--cases", str(PLACEMENT_CASE), "--examples", "1", "--out", str(tmp_path))
+    status, _, err = cli(
+        "validate",
+        "spark-placement",
+        "--impl",
+        "python:yarnspec.checks.validate.reference:Dispatch",
+        "--cases",
+        str(PLACEMENT_CASE),
+        "--examples",
+        "1",
+        "--out",
+        str(tmp_path),
+    )
     assert status == 2
     assert "Dispatch does not implement ContainerPlacementStrategy (contract spark-placement)" in err.strip()
 
@@ -121,7 +175,16 @@ def test_an_unknown_or_undriven_contract_is_one_line_and_exit_2() -> None:
 
 
 def test_an_installed_entry_point_names_an_adapter() -> None:
-    status, out, _ = cli("validate", "spark-placement", "--impl", "reference-spark-placement", "--examples", "5", "--cases", str(PLACEMENT_CASE))
+    status, out, _ = cli(
+        "validate",
+        "spark-placement",
+        "--impl",
+        "reference-spark-placement",
+        "--examples",
+        "5",
+        "--cases",
+        str(PLACEMENT_CASE),
+    )
     assert status == 0 and "RESULT: agrees with the spec" in out
 
 
@@ -132,13 +195,26 @@ def test_another_package_registers_an_adapter_by_entry_point(tmp_path: Path, mon
     (dist / "entry_points.txt").write_text("[yarnspec.adapters]\nmy-placement = mutants.placement:HintsSorted\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(HERE))
-    status, out, _ = cli("validate", "spark-placement", "--impl", "my-placement", "--examples", "40", "--cases", str(PLACEMENT_CASE), "--out", str(tmp_path / "out"))
+    status, out, _ = cli(
+        "validate",
+        "spark-placement",
+        "--impl",
+        "my-placement",
+        "--examples",
+        "40",
+        "--cases",
+        str(PLACEMENT_CASE),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert status == 1 and "DISAGREEMENT [differential]" in out
 
 
 def test_the_javascript_example_validates_through_the_same_command(tmp_path: Path) -> None:
     script = PROJECT_ROOT / "docs/examples/placement_adapter.js"
-    status, out, err = cli("validate", "spark-placement", "--impl", f"process:node {script}", "--examples", "200", "--out", str(tmp_path))
+    status, out, err = cli(
+        "validate", "spark-placement", "--impl", f"process:node {script}", "--examples", "200", "--out", str(tmp_path)
+    )
     assert (status, err) == (0, "")
     assert "differential  200 examples: agree" in out and "RESULT: agrees with the spec" in out
 

@@ -25,13 +25,32 @@ FUZZ = settings(max_examples=60, deadline=None, database=None, suppress_health_c
 
 #: One small input per contract (from its own generator's shapes) and the reference's answers.
 CALLS: dict[str, list[Call]] = {
-    "spark-placement": [Call("locality_of_requested_containers", {
-        "num_containers": 3, "num_locality_aware_tasks": 4, "host_to_local_task_count": [["host1", 3], ["host2", 1]],
-        "allocated_host_to_container_count": {"host1": 1}, "locality_matched_pending_requests": [], "executor_cores": 1,
-        "task_cpus": 1, "rack_resolver": {"*": "/default", "host1": "/rack1"}})],
-    "node-sorting": [Call("sort_nodes", {"nodes": [
-        {"node_id": "host1:9", "allocated_memory": 1024, "allocated_vcores": 1},
-        {"node_id": "host2:10", "allocated_memory": 0, "allocated_vcores": 0}]})],
+    "spark-placement": [
+        Call(
+            "locality_of_requested_containers",
+            {
+                "num_containers": 3,
+                "num_locality_aware_tasks": 4,
+                "host_to_local_task_count": [["host1", 3], ["host2", 1]],
+                "allocated_host_to_container_count": {"host1": 1},
+                "locality_matched_pending_requests": [],
+                "executor_cores": 1,
+                "task_cpus": 1,
+                "rack_resolver": {"*": "/default", "host1": "/rack1"},
+            },
+        )
+    ],
+    "node-sorting": [
+        Call(
+            "sort_nodes",
+            {
+                "nodes": [
+                    {"node_id": "host1:9", "allocated_memory": 1024, "allocated_vcores": 1},
+                    {"node_id": "host2:10", "allocated_memory": 0, "allocated_vcores": 0},
+                ]
+            },
+        )
+    ],
 }
 
 json_values = st.recursive(
@@ -49,8 +68,8 @@ def _calls(contract_name: str) -> list[Call]:
     simulate = family_of(contract_name).simulate
     if simulate is not None:
         return simulate(0, 4)
-    from yarnspec.checks.conformance.runner import find_case_files, load_case
     from yarnspec.checks.conformance.paths import default_conformance_dir
+    from yarnspec.checks.conformance.runner import find_case_files, load_case
 
     folder = default_conformance_dir()
     assert folder is not None
@@ -123,7 +142,9 @@ def test_any_json_value_is_an_answer_or_a_one_line_fault(value: Any) -> None:
 
 @FUZZ
 @given(mutated_answer())
-def test_a_mutated_answer_is_refused_in_one_line_or_compared_without_an_exception(drawn: tuple[str, list[Call], list[Answer], int, Any]) -> None:
+def test_a_mutated_answer_is_refused_in_one_line_or_compared_without_an_exception(
+    drawn: tuple[str, list[Call], list[Answer], int, Any],
+) -> None:
     name, calls, ours, step, document = drawn
     contract = contract_named(name)
     line = json.dumps({"id": step + 2, **document} if isinstance(document, dict) else document).encode()

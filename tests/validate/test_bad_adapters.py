@@ -24,7 +24,7 @@ HANG_S = 60
 #: The body of a process adapter for node-sorting (no conformance phase: the differential
 #: phase talks to it first): MISBEHAVE(request) runs before each answer and may return a line
 #: to print instead of the real answer.
-ADAPTER = '''
+ADAPTER = """
 import json, os, subprocess, sys, time
 STARTS = os.environ.get("STARTS")
 if STARTS:
@@ -41,71 +41,71 @@ for line in sys.stdin:
     request = json.loads(line)
     replaced = misbehave(request)
     print(replaced if replaced is not None else json.dumps(answer(request)), flush=True)
-'''
+"""
 
 MISBEHAVIOURS = {
-    "half-line": '''
+    "half-line": """
 def misbehave(request):
     if request["id"] == 2:
         sys.stdout.write('{"id": 2, "outp'); sys.stdout.flush(); time.sleep(100)
-''',
-    "closes-stdout": '''
+""",
+    "closes-stdout": """
 def misbehave(request):
     if request["id"] == 2:
         sys.stdout.close(); os.close(1); time.sleep(100)
-''',
-    "grandchild": '''
+""",
+    "grandchild": """
 def misbehave(request):
     if request["id"] == 2:
         child = subprocess.Popen(["sleep", "100"])
         with open(os.environ["CHILD"], "w") as f:
             f.write(str(child.pid))
         os._exit(0)
-''',
-    "hangs": '''
+""",
+    "hangs": """
 def misbehave(request):
     if request["id"] == 2:
         time.sleep(100)
-''',
-    "exits-3": '''
+""",
+    "exits-3": """
 def misbehave(request):
     if request["id"] == 2:
         sys.exit(3)
-''',
-    "nested": '''
+""",
+    "nested": """
 def misbehave(request):
     if request["id"] == 2:
         return '{"id": 2, "output": {"order": %s}}' % ("[" * 50000 + "]" * 50000)
-''',
-    "19-digits": '''
+""",
+    "19-digits": """
 def misbehave(request):
     if request["id"] == 2:
         return '{"id": 2, "output": {"order": [], "load": 9999999999999999999}}'
-''',
-    "id-19-digits": '''
+""",
+    "id-19-digits": """
 def misbehave(request):
     if request["id"] == 2:
         return '{"id": 1234567890123456789012, "output": {"order": []}}'
-''',
-    "nan": '''
+""",
+    "nan": """
 def misbehave(request):
     if request["id"] == 2:
         return '{"id": 2, "output": {"order": [NaN]}}'
-''',
-    "huge-line": '''
+""",
+    "huge-line": """
 def misbehave(request):
     if request["id"] == 2:
         return '{"id": 2, "output": {"order": ["' + "x" * (9 * 1024 * 1024) + '"]}}'
-''',
-    "not-utf8": '''
+""",
+    "not-utf8": """
 def misbehave(request):
     if request["id"] == 2:
         sys.stdout.buffer.write(b'{"id": 2, "output": {"order": ["\\xff"]}}\\n'); sys.stdout.flush(); time.sleep(100)
-''',
+""",
 }
 
 EXPECTED = {
-    "half-line": "request 2 (sort_nodes): no answer within 3 s (it wrote part of a line and stopped: '{\"id\": 2, \"outp'); killed",
+    "half-line": 'request 2 (sort_nodes): no answer within 3 s (it wrote part of a line and stopped: \'{"id": 2, "outp\'); killed',
     "closes-stdout": "request 2 (sort_nodes): the process closed its stdout before answering; killed",
     "grandchild": "request 2 (sort_nodes): the process exited with code 0 before answering",
     "hangs": "request 2 (sort_nodes): no answer within 3 s (the process hangs); killed",
@@ -129,7 +129,9 @@ def adapter(tmp_path: Path, misbehave: str, name: str = "adapter.py") -> Path:
 def run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[int, str, str, float]:
     """``yarnspec ARGS`` in a process of its own: status, stdout, stderr, seconds taken."""
     started = time.monotonic()
-    done = subprocess.run([*YARNSPEC, *args], cwd=cwd, capture_output=True, text=True, timeout=HANG_S, env={**os.environ, **(env or {})})
+    done = subprocess.run(
+        [*YARNSPEC, *args], cwd=cwd, capture_output=True, text=True, timeout=HANG_S, env={**os.environ, **(env or {})}
+    )
     return done.returncode, done.stdout, done.stderr, time.monotonic() - started
 
 
@@ -138,7 +140,18 @@ def test_a_misbehaving_process_is_one_line_exit_2_within_its_timeout(mode: str, 
     script = adapter(tmp_path, MISBEHAVIOURS[mode])
     child = tmp_path / "child.pid"
     status, _, err, seconds = run(
-        ["validate", "node-sorting", "--impl", f"process:{sys.executable} {script}", "--timeout", "3", "--examples", "5", "--out", str(tmp_path / "out")],
+        [
+            "validate",
+            "node-sorting",
+            "--impl",
+            f"process:{sys.executable} {script}",
+            "--timeout",
+            "3",
+            "--examples",
+            "5",
+            "--out",
+            str(tmp_path / "out"),
+        ],
         tmp_path,
         {"CHILD": str(child)},
     )
@@ -165,14 +178,26 @@ def _alive(pid: int) -> bool:
 
 
 def test_a_fault_at_hello_is_reported_once_without_restarts(tmp_path: Path) -> None:
-    script = adapter(tmp_path, '''
+    script = adapter(
+        tmp_path,
+        """
 def misbehave(request):
     if request["op"] == "hello":
         return "hello? no"
-''')
+""",
+    )
     starts = tmp_path / "starts"
     status, out, err, seconds = run(
-        ["validate", "node-sorting", "--impl", f"process:{sys.executable} {script}", "--start-timeout", "3", "--examples", "50"],
+        [
+            "validate",
+            "node-sorting",
+            "--impl",
+            f"process:{sys.executable} {script}",
+            "--start-timeout",
+            "3",
+            "--examples",
+            "50",
+        ],
         tmp_path,
         {"STARTS": str(starts)},
     )
@@ -185,7 +210,9 @@ def misbehave(request):
 def test_an_adapter_that_breaks_later_and_then_cannot_start_is_one_line(tmp_path: Path) -> None:
     """It answers hello the first time, faults at its first request, and every restart then
     fails at hello: one restart at most, not one per Hypothesis replay."""
-    script = adapter(tmp_path, '''
+    script = adapter(
+        tmp_path,
+        """
 def misbehave(request):
     with open(os.environ["STARTS"]) as f:
         starts = f.read().count("start")
@@ -193,26 +220,41 @@ def misbehave(request):
         sys.exit(5)
     if request["op"] != "hello":
         sys.exit(4)
-''')
+""",
+    )
     starts = tmp_path / "starts"
-    status, _, err, _ = run(["validate", "node-sorting", "--impl", f"process:{sys.executable} {script}", "--examples", "50"], tmp_path, {"STARTS": str(starts)})
+    status, _, err, _ = run(
+        ["validate", "node-sorting", "--impl", f"process:{sys.executable} {script}", "--examples", "50"],
+        tmp_path,
+        {"STARTS": str(starts)},
+    )
     assert status == 2 and len(err.strip().splitlines()) == 1
     assert "exited with code 4 before answering" in err
     assert starts.read_text().count("start") <= 2
 
 
 def test_an_adapter_that_supports_nothing_is_nothing_checked_exit_3(tmp_path: Path) -> None:
-    script = adapter(tmp_path, '''
+    script = adapter(
+        tmp_path,
+        """
 def misbehave(request):
     if request["op"] != "hello":
         return json.dumps({"id": request["id"], "error": "unknown op " + request["op"]})
-''')
-    status, out, err, _ = run(["validate", "node-sorting", "--impl", f"process:{sys.executable} {script}", "--examples", "5"], tmp_path)
+""",
+    )
+    status, out, err, _ = run(
+        ["validate", "node-sorting", "--impl", f"process:{sys.executable} {script}", "--examples", "5"], tmp_path
+    )
     assert (status, err) == (3, "")
     assert "differential  5 examples, 5 unsupported by the adapter: nothing compared" in out
-    assert out.strip().endswith("RESULT: nothing checked: the implementation answered every call as unsupported (unknown op); nothing was compared with the spec")
+    assert out.strip().endswith(
+        "RESULT: nothing checked: the implementation answered every call as unsupported (unknown op); nothing was compared with the spec"
+    )
     assert "agrees with the spec" not in out
-    status, out, _, _ = run(["validate", "node-sorting", "--impl", f"process:{sys.executable} {script}", "--examples", "5", "--json"], tmp_path)
+    status, out, _, _ = run(
+        ["validate", "node-sorting", "--impl", f"process:{sys.executable} {script}", "--examples", "5", "--json"],
+        tmp_path,
+    )
     document = json.loads(out)
     assert (status, document["agrees"], document["checked"]) == (3, False, 0)
 
@@ -220,7 +262,10 @@ def misbehave(request):
 def test_validate_leaves_the_current_folder_empty(tmp_path: Path) -> None:
     """Hypothesis's constants cache goes to a temporary folder, not ./.hypothesis (issue 27)."""
     (tmp_path / "work").mkdir()
-    status, out, err, _ = run(["validate", "spark-placement", "--impl", "reference", "--examples", "20", "--out", str(tmp_path / "out")], tmp_path / "work")
+    status, out, err, _ = run(
+        ["validate", "spark-placement", "--impl", "reference", "--examples", "20", "--out", str(tmp_path / "out")],
+        tmp_path / "work",
+    )
     assert (status, err) == (0, ""), out
     assert list((tmp_path / "work").iterdir()) == []
 
@@ -244,22 +289,31 @@ def test_a_python_adapter_failing_at_import_names_its_line(tmp_path: Path) -> No
     impl = _python(tmp_path, "import json\nVALUE = json.loads('{')\n")
     status, _, err = cli("validate", "node-sorting", "--impl", impl, "--examples", "1")
     assert status == 2 and len(err.strip().splitlines()) == 1
-    assert "importing " in err and f"raised JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1) (at {tmp_path / 'impl.py'}:2 in <module>)" in err
+    assert (
+        "importing " in err
+        and f"raised JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1) (at {tmp_path / 'impl.py'}:2 in <module>)"
+        in err
+    )
     impl = _python(tmp_path, "import no_such_module_beside_it\n", name="missing.py")
     status, _, err = cli("validate", "node-sorting", "--impl", impl, "--examples", "1")
     assert status == 2 and "cannot import module" in err and f"(at {tmp_path / 'missing.py'}:1 in <module>)" in err
 
 
 def test_a_python_adapter_calling_sys_exit_never_sets_yarnspecs_exit_code(tmp_path: Path) -> None:
-    impl = _python(tmp_path, """
+    impl = _python(
+        tmp_path,
+        """
         import sys
         class Impl:
             def sort_nodes(self, input):
                 sys.exit(3)
-        """)
+        """,
+    )
     status, _, err, _ = run(["validate", "node-sorting", "--impl", impl, "--examples", "3"], tmp_path)
     assert status == 2
-    assert err.strip().endswith(f"sort_nodes: the Python adapter raised SystemExit: 3 (at {tmp_path / 'impl.py'}:5 in sort_nodes)")
+    assert err.strip().endswith(
+        f"sort_nodes: the Python adapter raised SystemExit: 3 (at {tmp_path / 'impl.py'}:5 in sort_nodes)"
+    )
     impl = _python(tmp_path, "import sys\nsys.exit(3)\n", name="exits_at_import.py")
     status, _, err, _ = run(["validate", "node-sorting", "--impl", impl, "--examples", "3"], tmp_path)
     assert status == 2 and "raised SystemExit: 3" in err and len(err.strip().splitlines()) == 1
@@ -270,27 +324,38 @@ def test_a_python_adapter_imports_a_module_beside_it(tmp_path: Path) -> None:
     (tmp_path / "sorting_helpers_beside.py").write_text(
         "def order(nodes):\n    return [n['node_id'] for n in sorted(nodes, key=lambda n: (n['allocated_memory'], n['allocated_vcores']))]\n"
     )
-    impl = _python(tmp_path, """
+    impl = _python(
+        tmp_path,
+        """
         from sorting_helpers_beside import order
         class Impl:
             def sort_nodes(self, input):
                 return {"order": order(input["nodes"])}
-        """, name="uses_beside.py")
-    status, out, err, _ = run(["validate", "node-sorting", "--impl", impl, "--examples", "30", "--out", str(tmp_path / "out")], Path("/"))
+        """,
+        name="uses_beside.py",
+    )
+    status, out, err, _ = run(
+        ["validate", "node-sorting", "--impl", impl, "--examples", "30", "--out", str(tmp_path / "out")], Path("/")
+    )
     assert status == 1 and "Traceback" not in err, err  # imported and ran: its tie-break is wrong
     assert "DISAGREEMENT [differential]" in out
 
 
 def test_a_python_adapter_exception_names_the_adapters_line(tmp_path: Path) -> None:
     """Issue 27: not only ``KeyError: 'nodeid'``."""
-    impl = _python(tmp_path, """
+    impl = _python(
+        tmp_path,
+        """
         class Impl:
             def sort_nodes(self, input):
                 return {"order": [node["nodeid"] for node in input["nodes"]]}
-        """)
+        """,
+    )
     status, _, err = cli("validate", "node-sorting", "--impl", impl, "--examples", "3")
     assert status == 2
-    assert err.strip().endswith(f"sort_nodes: the Python adapter raised KeyError: 'nodeid' (at {tmp_path / 'impl.py'}:4 in <listcomp>)") or err.strip().endswith(
+    assert err.strip().endswith(
+        f"sort_nodes: the Python adapter raised KeyError: 'nodeid' (at {tmp_path / 'impl.py'}:4 in <listcomp>)"
+    ) or err.strip().endswith(
         f"sort_nodes: the Python adapter raised KeyError: 'nodeid' (at {tmp_path / 'impl.py'}:4 in sort_nodes)"
     )
 
@@ -298,18 +363,24 @@ def test_a_python_adapter_exception_names_the_adapters_line(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     "answer, fragment",
     [
-        ("{'order': [float('nan')]}", "the Python adapter's the output is refused: ['order'][0]: nan is not a JSON number"),
+        (
+            "{'order': [float('nan')]}",
+            "the Python adapter's the output is refused: ['order'][0]: nan is not a JSON number",
+        ),
         ("{'order': [], 'n': 10**19}", "['n']: an integer of 20 digits is beyond the model's range"),
         ("{'order': {'a', 'b'}}", "['order']: a set, not a JSON value"),
         ("{'order': 'host1:9'}", "the output breaks the protocol schema (sorting_output) at ['order']"),
     ],
 )
 def test_a_python_adapters_answer_is_held_to_the_same_limits(answer: str, fragment: str, tmp_path: Path) -> None:
-    impl = _python(tmp_path, f"""
+    impl = _python(
+        tmp_path,
+        f"""
         class Impl:
             def sort_nodes(self, input):
                 return {answer}
-        """)
+        """,
+    )
     status, _, err = cli("validate", "node-sorting", "--impl", impl, "--examples", "3")
     assert status == 2 and len(err.strip().splitlines()) == 1
     assert fragment in err
@@ -321,8 +392,13 @@ def test_a_python_adapters_answer_is_held_to_the_same_limits(answer: str, fragme
 def test_out_naming_a_file_or_a_fifo_is_one_line_exit_2(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("x")
     os.mkfifo(tmp_path / "a-fifo")
-    for name, fault in (("a-file", "is a file, not a folder"), ("a-fifo", "is not a regular file (a named pipe), not a folder")):
-        status, out, err = cli("validate", "node-sorting", "--impl", "reference", "--examples", "1", "--out", str(tmp_path / name))
+    for name, fault in (
+        ("a-file", "is a file, not a folder"),
+        ("a-fifo", "is not a regular file (a named pipe), not a folder"),
+    ):
+        status, out, err = cli(
+            "validate", "node-sorting", "--impl", "reference", "--examples", "1", "--out", str(tmp_path / name)
+        )
         assert (status, out) == (2, "")
         assert err.strip() == f"yarnspec: error: --out: {tmp_path / name}: {fault}: name a folder for the finding files"
 
@@ -331,13 +407,18 @@ def test_a_fifo_where_a_finding_file_goes_is_one_line(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     os.mkfifo(out / "node-sorting-1.disagreement.json")
-    reversed_impl = _python(tmp_path, """
+    reversed_impl = _python(
+        tmp_path,
+        """
         from yarnspec.checks.validate.reference import NodeSorting
         class Impl(NodeSorting):
             def sort_nodes(self, input):
                 return {"order": super().sort_nodes(input)["order"][::-1]}
-        """)
-    status, _, err, seconds = run(["validate", "node-sorting", "--impl", reversed_impl, "--examples", "20", "--out", str(out)], tmp_path)
+        """,
+    )
+    status, _, err, seconds = run(
+        ["validate", "node-sorting", "--impl", reversed_impl, "--examples", "20", "--out", str(out)], tmp_path
+    )
     assert status == 2 and seconds < HANG_S
     assert err.strip().endswith("node-sorting-1.disagreement.json: is a named pipe with no reader; not written")
 
@@ -349,7 +430,9 @@ def test_help_gives_the_model_based_share_the_code_uses() -> None:
 
 def test_a_malformed_case_given_to_validate_is_skipped_with_its_reason(tmp_path: Path) -> None:
     (tmp_path / "input-not-object.json").write_text('{"kind": "placement", "id": "bad-input", "input": 5}')
-    status, out, err = cli("validate", "spark-placement", "--impl", "reference", "--cases", str(tmp_path), "--examples", "2", "--json")
+    status, out, err = cli(
+        "validate", "spark-placement", "--impl", "reference", "--cases", str(tmp_path), "--examples", "2", "--json"
+    )
     assert (status, err) == (0, "")
     skipped = json.loads(out)["phases"][0]["skipped"]
     assert skipped == ["bad-input: malformed case (TypeError: argument of type 'int' is not iterable)"]

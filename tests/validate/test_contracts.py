@@ -9,20 +9,27 @@ import importlib
 import pytest
 from hypothesis import given, settings
 
+from yarnspec.checks.conformance.runner import find_case_files, load_case
 from yarnspec.checks.validate.engine import reference_adapter, replay
 from yarnspec.checks.validate.families import family_of
-from yarnspec.checks.conformance.runner import find_case_files, load_case
-from yarnspec.checks.validate.reference import ALL_REFERENCE_ADAPTERS, CandidateSelector, NodeSorting, Placement, RefusedInput, Scheduler
+from yarnspec.checks.validate.reference import (
+    ALL_REFERENCE_ADAPTERS,
+    CandidateSelector,
+    NodeSorting,
+    Placement,
+    RefusedInput,
+    Scheduler,
+)
 from yarnspec.checks.validate.reference import PreemptionRound as PreemptionRoundAdapter
-from yarnspec.spec.worlds.world_builders import model
 from yarnspec.spec.contracts import CONTRACTS
 from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.preemption_round import invariants as round_invariants
 from yarnspec.spec.contracts.spark_dispatch import compare as compare_dispatch
 from yarnspec.spec.contracts.spark_dispatch import invariants as dispatch_invariants
-from yarnspec.spec.contracts.preemption_round import invariants as round_invariants
 from yarnspec.spec.contracts.spark_placement import ContainerPlacementStrategy
 from yarnspec.spec.contracts.spark_placement import compare as compare_placement
 from yarnspec.spec.contracts.spark_placement import invariants as placement_invariants
+from yarnspec.spec.worlds.world_builders import model
 
 from ..conftest import CONFORMANCE_DIR
 
@@ -42,11 +49,15 @@ def test_the_scheduler_adapter_replays_enabled_actions_and_refuses_others() -> N
     for _ in range(6):
         # heartbeats where enabled (they allocate), else the first action (a submit)
         successors = list(checker.successors(state))
-        action, state = next((pair for pair in successors if checker.action_label(pair[0]).startswith("heartbeat")), successors[0])
+        action, state = next(
+            (pair for pair in successors if checker.action_label(pair[0]).startswith("heartbeat")), successors[0]
+        )
         labels.append(checker.action_label(action))
         observed = adapter.step({"action": labels[-1]})
         node_used = sum(node["used"][0] for node in observed["nodes"].values())
-        queue_used = sum(sum(used[0] for used in q.values()) for path, q in observed["queues"].items() if path.count(".") == 1)
+        queue_used = sum(
+            sum(used[0] for used in q.values()) for path, q in observed["queues"].items() if path.count(".") == 1
+        )
         assert node_used == queue_used, labels
     assert sum(observed["apps"].values()) > 0
     with pytest.raises(RefusedInput, match="is not enabled"):
@@ -66,7 +77,11 @@ def test_the_selector_adapter_reports_the_fifo_selection_of_a_round() -> None:
 
 
 def test_the_node_sorting_adapter_puts_the_least_allocated_first() -> None:
-    nodes = [{"node_id": "a", "allocated_memory": 4, "allocated_vcores": 1}, {"node_id": "b", "allocated_memory": 2, "allocated_vcores": 9}, {"node_id": "c", "allocated_memory": 2, "allocated_vcores": 1}]
+    nodes = [
+        {"node_id": "a", "allocated_memory": 4, "allocated_vcores": 1},
+        {"node_id": "b", "allocated_memory": 2, "allocated_vcores": 9},
+        {"node_id": "c", "allocated_memory": 2, "allocated_vcores": 1},
+    ]
     assert NodeSorting().sort_nodes({"nodes": nodes}) == {"order": ["c", "b", "a"]}
 
 
@@ -94,21 +109,47 @@ def test_placement_nodes_are_compared_exactly_and_racks_are_optional() -> None:
     assert compare_placement(PLACEMENT_CALL, reference, {"racks": [["r1"]]}) == ["nodes: missing (required)"]
 
 
-def _task(task_id: int, executor: str = "e1", host: str = "h1", index: int = 0, speculative: bool = False) -> dict[str, object]:
-    return {"task_id": task_id, "stage": "0.0", "index": index, "executor_id": executor, "host": host, "locality": "ANY", "speculative": speculative}
+def _task(
+    task_id: int, executor: str = "e1", host: str = "h1", index: int = 0, speculative: bool = False
+) -> dict[str, object]:
+    return {
+        "task_id": task_id,
+        "stage": "0.0",
+        "index": index,
+        "executor_id": executor,
+        "host": host,
+        "locality": "ANY",
+        "speculative": speculative,
+    }
 
 
 def test_dispatch_running_ids_are_a_set_and_launched_is_ordered() -> None:
     call = Call("observe", {})
-    ours = {"launched": [_task(0), _task(1)], "task_sets": [{"stage": "0.0", "running_task_ids": [0, 1], "zombie": False}]}
-    assert compare_dispatch(call, ours, {"launched": [_task(0), _task(1)], "task_sets": [{"stage": "0.0", "running_task_ids": [1, 0]}]}) == []
+    ours = {
+        "launched": [_task(0), _task(1)],
+        "task_sets": [{"stage": "0.0", "running_task_ids": [0, 1], "zombie": False}],
+    }
+    assert (
+        compare_dispatch(
+            call, ours, {"launched": [_task(0), _task(1)], "task_sets": [{"stage": "0.0", "running_task_ids": [1, 0]}]}
+        )
+        == []
+    )
     assert compare_dispatch(call, ours, {"launched": [_task(1), _task(0)], "task_sets": [{"stage": "0.0"}]}) != []
-    assert compare_dispatch(call, ours, {"launched": [_task(0), _task(1)], "task_sets": [{"stage": "0.0", "zombie": True}]}) != []
+    assert (
+        compare_dispatch(
+            call, ours, {"launched": [_task(0), _task(1)], "task_sets": [{"stage": "0.0", "zombie": True}]}
+        )
+        != []
+    )
     assert compare_dispatch(call, ours, {"launched": [_task(0), _task(1)], "task_sets": []}) != []
 
 
 def test_placement_invariants_catch_a_missing_entry() -> None:
-    call = Call("locality_of_requested_containers", {"num_containers": 2, "num_locality_aware_tasks": 2, "host_to_local_task_count": [["h1", 2]]})
+    call = Call(
+        "locality_of_requested_containers",
+        {"num_containers": 2, "num_locality_aware_tasks": 2, "host_to_local_task_count": [["h1", 2]]},
+    )
     assert placement_invariants([call], [Answer(output={"nodes": [["h1"]]})]) == ["call 0: 1 entries for 2 containers"]
     assert placement_invariants([call], [Answer(output={"nodes": [None, ["h1"]]})]) == []
 
@@ -117,7 +158,9 @@ def test_dispatch_invariants_catch_repeated_ids_wrong_hosts_and_zombie_launches(
     calls = [Call("reset", {"executors": [["e1", "h1"]]}), Call("observe", {}), Call("observe", {})]
     answers = [
         Answer(output={}),
-        Answer(output={"launched": [_task(3)], "task_sets": [{"stage": "0.0", "zombie": True, "running_task_ids": [3]}]}),
+        Answer(
+            output={"launched": [_task(3)], "task_sets": [{"stage": "0.0", "zombie": True, "running_task_ids": [3]}]}
+        ),
         Answer(output={"launched": [_task(3, host="h2")], "task_sets": [{"stage": "0.0", "running_task_ids": [9]}]}),
     ]
     found = dispatch_invariants(calls, answers)
@@ -129,7 +172,10 @@ def test_dispatch_invariants_catch_repeated_ids_wrong_hosts_and_zombie_launches(
 
 def test_round_invariants_catch_a_kill_without_a_mark_and_events_in_observe_only_mode() -> None:
     killable = {"event": "MARK_CONTAINER_FOR_KILLABLE", "container": "container_1_1", "queue": "root.a"}
-    calls = [Call("reset", {"conf": {"yarn.resourcemanager.monitor.capacity.preemption.observe_only": True}}), Call("edit_schedule", {"clock_ms": 0})]
+    calls = [
+        Call("reset", {"conf": {"yarn.resourcemanager.monitor.capacity.preemption.observe_only": True}}),
+        Call("edit_schedule", {"clock_ms": 0}),
+    ]
     found = round_invariants(calls, [Answer(output={}), Answer(output={"events": [killable]})])
     assert any("observe-only" in v for v in found) and any("without an earlier mark" in v for v in found)
 
@@ -165,7 +211,7 @@ def test_the_reference_placement_meets_every_upstream_node_list() -> None:
     assert checked >= 2
 
 
-def _placement_call(hints: int) -> "Call":
+def _placement_call(hints: int) -> Call:
     from yarnspec.spec.contracts.call import Call
 
     return Call(

@@ -78,7 +78,14 @@ def permuting_reference(contract_name: str, changed: list[int]) -> type:
     return cls
 
 
-EXAMPLES = {"spark-placement": 150, "spark-dispatch": 20, "preemption-round": 20, "candidate-selector": 30, "node-sorting": 100, "scheduler": 5}
+EXAMPLES = {
+    "spark-placement": 150,
+    "spark-dispatch": 20,
+    "preemption-round": 20,
+    "candidate-selector": 30,
+    "node-sorting": 100,
+    "scheduler": 5,
+}
 
 
 @pytest.mark.parametrize("contract_name", sorted(REFERENCE_ADAPTERS))
@@ -107,7 +114,9 @@ def test_a_reordering_the_contract_observes_is_still_found() -> None:
     assert any(f.kind == "disagreement" for phase in phases for f in phase.findings)
 
 
-def test_an_invariant_report_shows_the_shrunk_input_beside_both_answers(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+def test_an_invariant_report_shows_the_shrunk_input_beside_both_answers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
     """Issue 27: not only the ``.disagreement.json`` holds the input of an INVARIANT finding."""
     import dataclasses
     from collections.abc import Sequence
@@ -118,7 +127,9 @@ def test_an_invariant_report_shows_the_shrunk_input_beside_both_answers(monkeypa
     from .helpers import cli
 
     def two_nodes_never(calls: Sequence[Call], answers: Sequence[Answer]) -> list[str]:
-        return [f"call {i}: more than one node" for i, a in enumerate(answers) if a.output and len(a.output["order"]) > 1]
+        return [
+            f"call {i}: more than one node" for i, a in enumerate(answers) if a.output and len(a.output["order"]) > 1
+        ]
 
     contract = registry.CONTRACTS["node-sorting"]
     monkeypatch.setitem(registry.CONTRACTS, "node-sorting", dataclasses.replace(contract, invariants=two_nodes_never))
@@ -128,6 +139,8 @@ def test_an_invariant_report_shows_the_shrunk_input_beside_both_answers(monkeypa
     start = lines.index("INVARIANT [differential] generated input at call 0 (sort_nodes)")
     shown = lines[start + 1 : start + 5]
     assert shown[0] == "  call 0: more than one node"
-    assert shown[1].startswith("  input:          ") and len(json.loads(shown[1].split(":", 1)[1])["nodes"]) == 2  # shrunk to two
-    assert shown[2].startswith("  reference:      {\"output\": {\"order\": [")
-    assert shown[3].startswith("  implementation: {\"output\": {\"order\": [")
+    assert (
+        shown[1].startswith("  input:          ") and len(json.loads(shown[1].split(":", 1)[1])["nodes"]) == 2
+    )  # shrunk to two
+    assert shown[2].startswith('  reference:      {"output": {"order": [')
+    assert shown[3].startswith('  implementation: {"output": {"order": [')

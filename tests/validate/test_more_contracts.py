@@ -12,8 +12,7 @@ import pytest
 from yarnspec.checks.validate.engine import reference_adapter, replay
 from yarnspec.checks.validate.families.scheduler import leak_trace, simulate
 from yarnspec.checks.validate.reference import NodeSorting, RefusedInput, Scheduler
-from yarnspec.spec.contracts import contract_named
-from yarnspec.spec.contracts import candidate_selector, node_sorting, scheduler
+from yarnspec.spec.contracts import candidate_selector, contract_named, node_sorting, scheduler
 from yarnspec.spec.contracts.call import Answer, Call
 
 from .helpers import cli
@@ -39,7 +38,10 @@ def test_node_sorting_invariants_catch_a_lost_node_and_a_wrong_order() -> None:
     call = Call(node_sorting.OP, {"nodes": [_node("a:1", 2048), _node("b:1", 1024)]})
     assert node_sorting.invariants([call], [Answer({"order": ["b:1", "a:1"]})]) == []
     assert "not a permutation" in node_sorting.invariants([call], [Answer({"order": ["b:1"]})])[0]
-    assert "comes after a node with more allocated" in node_sorting.invariants([call], [Answer({"order": ["a:1", "b:1"]})])[0]
+    assert (
+        "comes after a node with more allocated"
+        in node_sorting.invariants([call], [Answer({"order": ["a:1", "b:1"]})])[0]
+    )
 
 
 def test_selector_invariants_catch_a_container_twice_and_a_malformed_id() -> None:
@@ -49,7 +51,9 @@ def test_selector_invariants_catch_a_container_twice_and_a_malformed_id() -> Non
     assert [line.split(":")[1].strip() for line in found] == ["chosen twice", "not container ids"]
 
 
-def _observation(used: list[int], free: list[int], root: list[int], a: list[int], reserved: int = -1) -> dict[str, object]:
+def _observation(
+    used: list[int], free: list[int], root: list[int], a: list[int], reserved: int = -1
+) -> dict[str, object]:
     return {
         "nodes": {"n0": {"used": used, "free": free, "reserved": reserved}},
         "queues": {"root": {"": root}, "root.a": {"": a}},
@@ -58,7 +62,11 @@ def _observation(used: list[int], free: list[int], root: list[int], a: list[int]
 
 
 def test_scheduler_invariants_catch_each_broken_observation() -> None:
-    calls = [Call(scheduler.RESET, {"world": "reserved-starvation"}), Call(scheduler.STEP, {"action": "x"}), Call(scheduler.STEP, {"action": "y"})]
+    calls = [
+        Call(scheduler.RESET, {"world": "reserved-starvation"}),
+        Call(scheduler.STEP, {"action": "x"}),
+        Call(scheduler.STEP, {"action": "y"}),
+    ]
     good = _observation([1024, 1], [3072, 3], [1024, 1], [1024, 1])
     assert scheduler.invariants(calls, [Answer({}), Answer(good), Answer(good)]) == []
     broken = {
@@ -69,7 +77,12 @@ def test_scheduler_invariants_catch_each_broken_observation() -> None:
     for message, second in broken.items():
         found = scheduler.invariants(calls, [Answer({}), Answer(good), Answer(second)])
         assert any(message in line for line in found), (message, found)
-    twice = {"nodes": {"n0": {"used": [0, 0], "free": [1, 1], "reserved": 7}, "n1": {"used": [0, 0], "free": [1, 1], "reserved": 7}}}
+    twice = {
+        "nodes": {
+            "n0": {"used": [0, 0], "free": [1, 1], "reserved": 7},
+            "n1": {"used": [0, 0], "free": [1, 1], "reserved": 7},
+        }
+    }
     assert "reserved on n0 and n1" in scheduler.invariants(calls[:2], [Answer({}), Answer(twice)])[0]
 
 

@@ -20,7 +20,14 @@ FAMILIES = {
 }
 ALL = [(contract, mutant) for contract, mutants in FAMILIES.items() for mutant in mutants]
 #: Examples per family: placement calls are cheap, so more of them.
-EXAMPLES = {"spark-placement": 100, "spark-dispatch": 30, "preemption-round": 30, "candidate-selector": 30, "node-sorting": 100, "scheduler": 20}
+EXAMPLES = {
+    "spark-placement": 100,
+    "spark-dispatch": 30,
+    "preemption-round": 30,
+    "candidate-selector": 30,
+    "node-sorting": 100,
+    "scheduler": 20,
+}
 
 
 def test_at_least_ten_mutants_per_family() -> None:

@@ -24,7 +24,14 @@ def test_the_references_answers_fit_the_schema() -> None:
         output = reference.reset(call.input) if call.op == "reset" else reference.step(call.op, call.input)
         definition = output_definition("spark-dispatch", call.op)
         assert definition is not None and schema_fault(definition, output) is None
-    placement = Placement().locality_of_requested_containers({"num_containers": 2, "num_locality_aware_tasks": 2, "host_to_local_task_count": [["h1", 2]], "rack_resolver": {"*": "/r"}})
+    placement = Placement().locality_of_requested_containers(
+        {
+            "num_containers": 2,
+            "num_locality_aware_tasks": 2,
+            "host_to_local_task_count": [["h1", 2]],
+            "rack_resolver": {"*": "/r"},
+        }
+    )
     assert schema_fault("placement_output", placement) is None
 
 
@@ -35,7 +42,11 @@ def test_the_references_answers_fit_the_schema() -> None:
         ("answer", {"id": 1, "output": {}, "error": "x"}, "is valid under each of"),
         ("hello_output", {"name": "x", "version": "1"}, "'contracts' is a required property"),
         ("observation", {"launched": [{"task_id": 0}]}, "['launched'][0]: 'stage' is a required property"),
-        ("observation", {"launched": [], "task_sets": [{"stage": "0.0", "my_locality_levels": ["LOCAL"]}]}, "'LOCAL' is not one of"),
+        (
+            "observation",
+            {"launched": [], "task_sets": [{"stage": "0.0", "my_locality_levels": ["LOCAL"]}]},
+            "'LOCAL' is not one of",
+        ),
         ("round_output", {"events": [{"event": "KILL", "container": "c1", "queue": "root.a"}]}, "['events'][0]"),
     ],
 )

@@ -29,7 +29,15 @@ _SET = {
     "zombie": False,
     "failed": False,
 }
-_LAUNCH = {"task_id": 1, "stage": "0.0", "index": 0, "executor_id": "e1", "host": "h", "locality": "ANY", "speculative": False}
+_LAUNCH = {
+    "task_id": 1,
+    "stage": "0.0",
+    "index": 0,
+    "executor_id": "e1",
+    "host": "h",
+    "locality": "ANY",
+    "speculative": False,
+}
 
 
 def _observation(**changes: Any) -> dict[str, Any]:
@@ -46,7 +54,9 @@ def test_each_field_is_compared() -> None:
     base = _observation()
     swapped = _observation(launched=list(reversed(base["launched"])))
     assert differences(base, swapped) == ["launched"]
-    assert differences(base, _observation(task_set={"my_locality_levels": ["ANY", "NODE_LOCAL"]})) == ["task_sets[0.0].my_locality_levels"]
+    assert differences(base, _observation(task_set={"my_locality_levels": ["ANY", "NODE_LOCAL"]})) == [
+        "task_sets[0.0].my_locality_levels"
+    ]
     assert differences(base, _observation(task_set={"running_task_ids": [1]})) == ["task_sets[0.0].running_task_ids"]
     assert differences(base, _observation(task_set={"successful_indices": []})) == ["task_sets[0.0].successful_indices"]
     assert differences(base, _observation(task_set={"zombie": True, "failed": True})) == [

@@ -53,7 +53,9 @@ def test_an_offer_round_reports_its_launches_and_the_registered_sets() -> None:
         ],
     }
     offered = _offer(session, "e1", "host1", 2)
-    assert [(t["task_id"], t["index"], t["executor_id"], t["locality"], t["speculative"]) for t in offered["launched"]] == [
+    assert [
+        (t["task_id"], t["index"], t["executor_id"], t["locality"], t["speculative"]) for t in offered["launched"]
+    ] == [
         (0, 0, "e1", "NODE_LOCAL", False),
         (1, 1, "e1", "NODE_LOCAL", False),
     ]
@@ -72,7 +74,9 @@ def test_task_ends_go_to_the_set_that_launched_the_task() -> None:
     _submit(session, 0, [None])
     _offer(session, "e1", "host1", 1)
     _submit(session, 1, [None])
-    failed = session.step("handle_failed_task", {"task_id": 0, "state": "FAILED", "reason": {"type": "ExceptionFailure"}})
+    failed = session.step(
+        "handle_failed_task", {"task_id": 0, "state": "FAILED", "reason": {"type": "ExceptionFailure"}}
+    )
     first = failed["task_sets"][0]
     assert first["stage"] == "0.0" and first["running_task_ids"] == [] and not first["failed"]
     # task 0 was queued again in its own set: the next offer relaunches index 0 of stage 0
@@ -84,13 +88,22 @@ def test_an_aborted_set_shows_failed_while_a_task_still_runs() -> None:
     session = _session(max_task_failures=1)
     _submit(session, 0, [None, None])
     _offer(session, "e1", "host1", 2)
-    aborted = session.step("handle_failed_task", {"task_id": 0, "state": "FAILED", "reason": {"type": "ExceptionFailure"}})
+    aborted = session.step(
+        "handle_failed_task", {"task_id": 0, "state": "FAILED", "reason": {"type": "ExceptionFailure"}}
+    )
     assert aborted["task_sets"][0]["failed"] and aborted["task_sets"][0]["zombie"]
-    assert session.step("handle_failed_task", {"task_id": 1, "state": "KILLED", "reason": {"type": "TaskKilled"}})["task_sets"] == []
+    assert (
+        session.step("handle_failed_task", {"task_id": 1, "state": "KILLED", "reason": {"type": "TaskKilled"}})[
+            "task_sets"
+        ]
+        == []
+    )
 
 
 def test_check_speculatable_reports_the_newly_marked_indices() -> None:
-    session = _session({"spark.speculation": "true", "spark.speculation.quantile": "0.5", "spark.speculation.minTaskRuntime": "0"})
+    session = _session(
+        {"spark.speculation": "true", "spark.speculation.quantile": "0.5", "spark.speculation.minTaskRuntime": "0"}
+    )
     _submit(session, 0, [None, None])
     _offer(session, "e1", "host1", 2)
     session.step("advance_clock", {"ms": 100})
@@ -106,7 +119,9 @@ def test_check_speculatable_reports_the_newly_marked_indices() -> None:
 def test_executors_lost_and_decommissioned_change_the_levels() -> None:
     session = _session()
     _submit(session, 0, ["host1"])
-    assert session.step("scheduler_decommission_executor", {"exec_id": "e1", "worker_host": None})["task_sets"][0]["my_locality_levels"] == ["ANY"]
+    assert session.step("scheduler_decommission_executor", {"exec_id": "e1", "worker_host": None})["task_sets"][0][
+        "my_locality_levels"
+    ] == ["ANY"]
     _offer(session, "e2", "host1", 0)
     lost = session.step("scheduler_executor_lost", {"exec_id": "e2", "reason": {"type": "ExecutorKilled"}})
     assert lost["task_sets"][0]["my_locality_levels"] == ["ANY"]

@@ -43,7 +43,11 @@ def placement(command: list[str]) -> Iterator[AdapterProcess]:
 
 
 def test_the_adapter_is_spark_itself(dispatch: AdapterProcess) -> None:
-    assert dispatch.hello == {"name": "spark-adapter", "version": adapter.DEFAULT_VERSION, "contracts": ["spark-placement", "spark-dispatch"]}
+    assert dispatch.hello == {
+        "name": "spark-adapter",
+        "version": adapter.DEFAULT_VERSION,
+        "contracts": ["spark-placement", "spark-dispatch"],
+    }
 
 
 def test_real_spark_agrees_with_the_model_on_random_dispatch_scenarios(dispatch: AdapterProcess) -> None:
@@ -70,8 +74,16 @@ def test_the_adapter_answers_what_spark_own_placement_tests_assert(placement: Ad
     """Spark's ContainerPlacementStrategySuite, kept as shared cases, replayed on the adapter:
     the node lists Spark's own tests assert come back from the real class."""
     case = json.loads(path.read_text(encoding="utf-8"))
-    keys = ("num_containers", "num_locality_aware_tasks", "host_to_local_task_count", "allocated_host_to_container_count",
-            "locality_matched_pending_requests", "executor_cores", "task_cpus", "rack_resolver")
+    keys = (
+        "num_containers",
+        "num_locality_aware_tasks",
+        "host_to_local_task_count",
+        "allocated_host_to_container_count",
+        "locality_matched_pending_requests",
+        "executor_cores",
+        "task_cpus",
+        "rack_resolver",
+    )
     payload = {k: case["input"][k] for k in keys if k in case["input"]}
     nodes = placement.request("locality_of_requested_containers", payload)["nodes"]
     expected = case["expect"]["nodes"]
@@ -97,7 +109,11 @@ def test_the_adapter_refuses_what_it_does_not_drive(dispatch: AdapterProcess) ->
 def _scheduler_cases() -> list[Path]:
     folder = CONFORMANCE_DIR / "spark-locality" / "TaskSchedulerImplSuite"
     cases = [(p, json.loads(p.read_text(encoding="utf-8"))) for p in sorted(folder.glob("*.json"))]
-    return [p for p, case in cases if case.get("kind") == "taskset" and case["input"].get("scheduler") == "TaskSchedulerImpl"]
+    return [
+        p
+        for p, case in cases
+        if case.get("kind") == "taskset" and case["input"].get("scheduler") == "TaskSchedulerImpl"
+    ]
 
 
 #: Expectation keys a spark-dispatch observation answers: the launches of an offer round and
@@ -116,7 +132,15 @@ def test_the_adapter_answers_what_spark_own_scheduler_tests_assert(dispatch: Ada
     """Spark's TaskSchedulerImplSuite cases on the real TaskSchedulerImpl (offers in the given
     order: a case that asks for every order is checked on the given one)."""
     case = json.loads(path.read_text(encoding="utf-8"))
-    reset_keys = ("scheduler", "scheduling_mode", "executors", "host_rack", "conf", "clock_start_ms", "max_task_failures")
+    reset_keys = (
+        "scheduler",
+        "scheduling_mode",
+        "executors",
+        "host_rack",
+        "conf",
+        "clock_start_ms",
+        "max_task_failures",
+    )
     dispatch.request("reset", {k: v for k, v in case["input"].items() if k in reset_keys})
     checked = 0
     for step in case["steps"]:
@@ -143,7 +167,9 @@ def test_each_reset_reads_its_own_configuration(dispatch: AdapterProcess) -> Non
     task at one."""
     launched = []
     for cpus in ("2", "1", "2"):
-        dispatch.request("reset", {"scheduler": "TaskSchedulerImpl", "conf": {"spark.task.cpus": cpus}, "clock_start_ms": 1000})
+        dispatch.request(
+            "reset", {"scheduler": "TaskSchedulerImpl", "conf": {"spark.task.cpus": cpus}, "clock_start_ms": 1000}
+        )
         dispatch.request("submit_task_set", {"stage_id": 0, "tasks": [[]]})
         offer = {"offers": [{"exec_id": "e1", "host": "h1", "cores": 1}]}
         launched.append(len(dispatch.request("scheduler_resource_offers", offer)["launched"]))

@@ -34,7 +34,9 @@ def _pip_serving(sdist: Path | None, calls: list[list[str]]) -> Any:
     def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
         calls.append(command)
         if sdist is None:
-            return subprocess.CompletedProcess(command, 1, "", "ERROR: No matching distribution found for pyspark==9.9.9")
+            return subprocess.CompletedProcess(
+                command, 1, "", "ERROR: No matching distribution found for pyspark==9.9.9"
+            )
         target = Path(command[command.index("-d") + 1])
         (target / sdist.name).write_bytes(sdist.read_bytes())
         return subprocess.CompletedProcess(command, 0, "", "")
@@ -122,11 +124,15 @@ def test_jars_without_the_scala_2_13_compiler_are_refused(tmp_path: Path) -> Non
         adapter.compile_adapter("9.9.9", tmp_path, log=lambda _: None)
 
 
-def test_a_failed_compilation_is_one_line_and_leaves_no_classes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_compilation_is_one_line_and_leaves_no_classes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _fake_jars(tmp_path)
 
     def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        return subprocess.CompletedProcess(command, 1, "", "SparkAdapter.scala:12: error: not found: type Nope\n1 error\n")
+        return subprocess.CompletedProcess(
+            command, 1, "", "SparkAdapter.scala:12: error: not found: type Nope\n1 error\n"
+        )
 
     monkeypatch.setattr(adapter.subprocess, "run", run)
     monkeypatch.setattr(adapter, "_java", lambda install: "java")
@@ -193,4 +199,7 @@ def test_spark_fetch_prints_where_jars_and_adapter_are(
     classes = tmp_path / f"adapter-{adapter.source_hash()}"
     assert out[0].startswith(f"jars:    {tmp_path / 'jars'} (")
     assert out[1].startswith(f"adapter: {classes} (")
-    assert out[2] == f"command: /usr/bin/java -Xss8m -XX:+UseSerialGC -cp {classes}:{tmp_path / 'jars' / '*'} {adapter.MAIN_CLASS}"
+    assert (
+        out[2]
+        == f"command: /usr/bin/java -Xss8m -XX:+UseSerialGC -cp {classes}:{tmp_path / 'jars' / '*'} {adapter.MAIN_CLASS}"
+    )

@@ -11,10 +11,9 @@ import pytest
 from yarnspec.checks.validate.families.dispatch import simulate
 from yarnspec.checks.validate.reference import Dispatch, RefusedInput
 
+from ..conftest import CONFORMANCE_DIR
 from .helpers import HERE, cli, phases_for
 from .mutants import placement
-
-from ..conftest import CONFORMANCE_DIR
 
 MUTANT = "python:mutants.placement:HintsSorted"
 
@@ -50,20 +49,47 @@ def test_the_first_disagreement_is_shrunk(mutants_on_path: None) -> None:
 
 
 def test_json_output(mutants_on_path: None, tmp_path: Path) -> None:
-    status, out, _ = cli("validate", "spark-placement", "--impl", MUTANT, "--examples", "50", "--json", "--out", str(tmp_path))
+    status, out, _ = cli(
+        "validate", "spark-placement", "--impl", MUTANT, "--examples", "50", "--json", "--out", str(tmp_path)
+    )
     document = json.loads(out)
     assert status == 1 and document["agrees"] is False
     assert [p["name"] for p in document["phases"]] == ["conformance", "differential"]
     [finding] = document["phases"][1]["findings"]
-    assert finding["files"] == [str(tmp_path / "spark-placement-1.disagreement.json"), str(tmp_path / "spark-placement-1.case.json")]
+    assert finding["files"] == [
+        str(tmp_path / "spark-placement-1.disagreement.json"),
+        str(tmp_path / "spark-placement-1.case.json"),
+    ]
 
 
 def test_a_dispatch_case_file_from_a_model_based_finding_passes_conform(mutants_on_path: None, tmp_path: Path) -> None:
-    status, out, _ = cli("validate", "spark-dispatch", "--impl", "python:mutants.dispatch:PriorityReversed", "--examples", "30", "--cases", str(tmp_path / "none.json"), "--out", str(tmp_path))
+    status, out, _ = cli(
+        "validate",
+        "spark-dispatch",
+        "--impl",
+        "python:mutants.dispatch:PriorityReversed",
+        "--examples",
+        "30",
+        "--cases",
+        str(tmp_path / "none.json"),
+        "--out",
+        str(tmp_path),
+    )
     assert status == 2  # the case path does not exist: one clear line
     (tmp_path / "cases").mkdir()
     (tmp_path / "cases" / "other.json").write_text('{"kind": "placement"}')
-    status, out, _ = cli("validate", "spark-dispatch", "--impl", "python:mutants.dispatch:PriorityReversed", "--examples", "30", "--cases", str(tmp_path / "cases"), "--out", str(tmp_path))
+    status, out, _ = cli(
+        "validate",
+        "spark-dispatch",
+        "--impl",
+        "python:mutants.dispatch:PriorityReversed",
+        "--examples",
+        "30",
+        "--cases",
+        str(tmp_path / "cases"),
+        "--out",
+        str(tmp_path),
+    )
     assert status == 1 and "DISAGREEMENT [" in out
     cases = sorted(tmp_path.glob("spark-dispatch-*.case.json"))
     status, out, _ = cli("conform", *map(str, cases))
@@ -77,7 +103,21 @@ def _log(tmp_path: Path, tamper: int | None = None) -> Path:
     for index, call in enumerate(calls):
         output = reference.reset(call.input) if call.op == "reset" else reference.step(call.op, call.input)
         if index == tamper:
-            output = {**output, "launched": output["launched"] + [{"task_id": 99, "stage": "0.0", "index": 0, "executor_id": "exec1", "host": "host1", "locality": "ANY", "speculative": False}]}
+            output = {
+                **output,
+                "launched": output["launched"]
+                + [
+                    {
+                        "task_id": 99,
+                        "stage": "0.0",
+                        "index": 0,
+                        "executor_id": "exec1",
+                        "host": "host1",
+                        "locality": "ANY",
+                        "speculative": False,
+                    }
+                ],
+            }
         lines.append(json.dumps({"op": call.op, "input": call.input, "output": output}))
     path = tmp_path / "decisions.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -107,7 +147,10 @@ def test_a_malformed_log_is_one_line_and_exit_2(tmp_path: Path) -> None:
     path.write_text('{"op": "reset", "input": {}, "output": {}}\n{"op": "observe"}\nnot json\n')
     status, _, err = cli("validate-trace", "spark-dispatch", str(path))
     assert status == 2
-    assert err.strip() == f"yarnspec: error: {path}: line 2: expected an object with 'op' (string) and 'input' (object), found an object without them"
+    assert (
+        err.strip()
+        == f"yarnspec: error: {path}: line 2: expected an object with 'op' (string) and 'input' (object), found an object without them"
+    )
 
 
 def test_the_conformance_phase_checks_upstream_assertions(mutants_on_path: None) -> None:

@@ -24,11 +24,16 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 def test_every_shipped_world_file_is_in_the_catalogue() -> None:
-    shipped = sorted(p.name for p in resources.files("yarnspec.spec").joinpath("worlds").iterdir() if p.name.endswith(".toml"))
+    shipped = sorted(
+        p.name for p in resources.files("yarnspec.spec").joinpath("worlds").iterdir() if p.name.endswith(".toml")
+    )
     assert shipped == sorted(f"{name}.toml" for name in (*BUILT_IN, *MODEL_WORLDS))
     assert list(SCENARIOS) == list(BUILT_IN) and list(WORLD_FILES) == [*BUILT_IN, *MODEL_WORLDS]
     for name, scenario in SCENARIOS.items():
-        assert scenario.world_file == str(builtin_world_path(name)) and scenario.origin == f"yarnspec/spec/worlds/{name}.toml"
+        assert (
+            scenario.world_file == str(builtin_world_path(name))
+            and scenario.origin == f"yarnspec/spec/worlds/{name}.toml"
+        )
 
 
 @pytest.mark.parametrize("name", [*BUILT_IN, *MODEL_WORLDS])
@@ -52,8 +57,12 @@ def test_list_says_where_each_scenario_comes_from(capsys: pytest.CaptureFixture[
     ]
 
 
-@pytest.mark.parametrize("name, variant", [("big-container-livelock", "pre-4280"), ("reserved-starvation", "reserved-pickup-one-container")])
-def test_a_printed_copy_explores_like_the_built_in(name: str, variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "name, variant", [("big-container-livelock", "pre-4280"), ("reserved-starvation", "reserved-pickup-one-container")]
+)
+def test_a_printed_copy_explores_like_the_built_in(
+    name: str, variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, err = run(["explore", name, "--print-world"], capsys)
     assert status == 0 and err == "" and out == builtin_world_path(name).read_text(encoding="utf-8")
     copy = tmp_path / "mine.toml"
@@ -61,11 +70,22 @@ def test_a_printed_copy_explores_like_the_built_in(name: str, variant: str, tmp_
     mine = load_world(copy).scenario
     built_in = SCENARIOS[name]
     assert mine.name == f"world:{copy}" and [v.name for v in mine.variants] == [v.name for v in built_in.variants]
-    assert [(v.expected, v.evidence, v.property) for v in mine.variants] == [(v.expected, v.evidence, v.property) for v in built_in.variants]
-    assert (mine.bounds, mine.fast, mine.setup, mine.quiet) == (built_in.bounds, built_in.fast, built_in.setup, built_in.quiet)
+    assert [(v.expected, v.evidence, v.property) for v in mine.variants] == [
+        (v.expected, v.evidence, v.property) for v in built_in.variants
+    ]
+    assert (mine.bounds, mine.fast, mine.setup, mine.quiet) == (
+        built_in.bounds,
+        built_in.fast,
+        built_in.setup,
+        built_in.quiet,
+    )
     theirs = explore_variant(built_in, built_in.variant(variant), built_in.fast)
     ours = explore_variant(mine, mine.variant(variant), mine.fast)
-    assert (ours.distinct_states, ours.transitions, ours.verdict.status) == (theirs.distinct_states, theirs.transitions, theirs.verdict.status)
+    assert (ours.distinct_states, ours.transitions, ours.verdict.status) == (
+        theirs.distinct_states,
+        theirs.transitions,
+        theirs.verdict.status,
+    )
 
 
 def test_an_edited_copy_changes_the_world(tmp_path: Path) -> None:
@@ -82,16 +102,23 @@ def test_an_edited_copy_changes_the_world(tmp_path: Path) -> None:
     assert explore_variant(scenario, variant).verdict.status == "violated"
 
 
-def test_print_world_of_a_python_scenario_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_print_world_of_a_python_scenario_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from dataclasses import replace
 
     from yarnspec.checks.worlds import plugins
 
-    python_written = replace(SCENARIOS["no-leak"], name="in-python", world_file=None, origin="entry point mine = my:scenarios")
+    python_written = replace(
+        SCENARIOS["no-leak"], name="in-python", world_file=None, origin="entry point mine = my:scenarios"
+    )
     monkeypatch.setattr(plugins, "plugin_scenarios", lambda *a, **k: {"in-python": python_written})
     status, out, err = run(["explore", "in-python", "--print-world"], capsys)
     assert status == 2 and out == ""
-    assert err == "yarnspec: error: explore: --print-world: scenario in-python is written in Python (entry point mine = my:scenarios)\n"
+    assert (
+        err
+        == "yarnspec: error: explore: --print-world: scenario in-python is written in Python (entry point mine = my:scenarios)\n"
+    )
     status, _, err = run(["explore", "no-leak", "--print-world", "--variant", "x"], capsys)
     assert status == 2 and "--variant: does not apply to --print-world" in err
 
@@ -105,4 +132,6 @@ def test_the_model_worlds_files_answer_their_question(name: str) -> None:
     for variant in scenario.variants:
         outcome = explore_variant(scenario, variant)
         assert outcome.agree and outcome.verdict.status == "not-refuted", outcome.judgement()
-        assert outcome.verdict.text.startswith(f"not refuted: the depth limit cut the search at depth {scenario.bounds.max_depth}, ")
+        assert outcome.verdict.text.startswith(
+            f"not refuted: the depth limit cut the search at depth {scenario.bounds.max_depth}, "
+        )

@@ -16,7 +16,7 @@ from yarnspec.spec.worlds.catalogue import SCENARIOS, Scenario
 
 from .test_world_file import SEED003
 
-MODULE = '''
+MODULE = """
 from pathlib import Path
 from yarnspec.spec.worlds.catalogue import ExploreBounds, Scenario, ScenarioVariant
 from yarnspec.spec.worlds.world_builders import reserved_starvation_world
@@ -36,7 +36,7 @@ def scenarios():
 
 def broken():
     raise RuntimeError("boom")
-'''
+"""
 
 
 @pytest.fixture()
@@ -56,12 +56,17 @@ def test_entry_points_give_scenarios_and_world_files(plugin: list[EntryPoint], t
     assert isinstance(found["my-seed003"], Scenario)
 
 
-def test_explore_lists_and_runs_a_plugin_scenario(plugin: list[EntryPoint], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explore_lists_and_runs_a_plugin_scenario(
+    plugin: list[EntryPoint], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["explore", "--list"]) == 0
     assert "my-seed003  (a plugin)" in capsys.readouterr().out
     trace = tmp_path / "t.json"
     assert cli.main(["explore", "my-seed003", "--variant", "fixed", "--trace-out", str(trace)]) == 0
-    assert "verdict: vacuous: the premise never holds in any reachable state (exhaustive), as expected (vacuous)" in capsys.readouterr().out
+    assert (
+        "verdict: vacuous: the premise never holds in any reachable state (exhaustive), as expected (vacuous)"
+        in capsys.readouterr().out
+    )
     assert not trace.exists()  # nothing to write: no counterexample
 
 

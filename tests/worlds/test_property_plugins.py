@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from yarnspec.checks import cli
-from yarnspec.checks.worlds import plugins
 from yarnspec.checks.suites.scenarios import explore_variant
+from yarnspec.checks.worlds import plugins
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.state import ContainerState, SchedulerState
 from yarnspec.impl.scheduler.world import World
@@ -101,7 +101,9 @@ def test_properties_given_in_python_can_fail(tmp_path: Path) -> None:
     catalogue = BUILTIN_PROPERTIES.with_properties(
         [
             SchedulerInvariant("never-reserves", "nothing is ever reserved", "a test", _reserved),
-            ProgressProperty("never-done", premise=_submitted, goal=lambda world, state: False, fairness=("heartbeat", "tick")),
+            ProgressProperty(
+                "never-done", premise=_submitted, goal=lambda world, state: False, fairness=("heartbeat", "tick")
+            ),
         ]
     )
     text = WORLD.read_text(encoding="utf-8").split("[[questions]]")[0]
@@ -121,7 +123,9 @@ def test_properties_given_in_python_can_fail(tmp_path: Path) -> None:
     assert prop.fair == frozenset({"tick", "heartbeat@0", "heartbeat@1"})
 
 
-def test_an_unknown_property_is_one_line_naming_the_file_and_question(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_property_is_one_line_naming_the_file_and_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     world = tmp_path / "w.toml"
     world.write_text(WORLD.read_text(encoding="utf-8"), encoding="utf-8")  # without the plug-in installed
     status, out, err = run(["explore", "--world", str(world)], capsys)
@@ -158,5 +162,8 @@ def test_a_name_already_taken_is_refused(example: None) -> None:
     with pytest.raises(InputError, match="'node-within-capacity' is already taken"):
         BUILTIN_PROPERTIES.with_properties([catalogue_name])
     twice = declared_points() * 2
-    with pytest.raises(InputError, match="entry point acme = acme_yarn_properties:properties: property name 'am-progress' is already taken"):
+    with pytest.raises(
+        InputError,
+        match="entry point acme = acme_yarn_properties:properties: property name 'am-progress' is already taken",
+    ):
         plugins.installed_properties(twice)

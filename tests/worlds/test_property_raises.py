@@ -12,8 +12,8 @@ import pytest
 
 from tests.explore.test_trace import lasso, lasso_model
 from yarnspec.checks import cli
-from yarnspec.checks.worlds import plugins
 from yarnspec.checks.explore.trace import replay
+from yarnspec.checks.worlds import plugins
 from yarnspec.spec.property_guard import PropertyRaised, guarded
 
 #: A plug-in whose properties fail once an application has been submitted (depth 1 on).
@@ -87,8 +87,14 @@ def fragile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize(
     "question, line",
     [
-        ("invariant", "yarnspec: error: property fragile-invariant: a state at depth 1: raised ZeroDivisionError: division by zero"),
-        ("progress", "yarnspec: error: property fragile-progress: a state at depth 1: raised KeyError: 'no such queue'"),
+        (
+            "invariant",
+            "yarnspec: error: property fragile-invariant: a state at depth 1: raised ZeroDivisionError: division by zero",
+        ),
+        (
+            "progress",
+            "yarnspec: error: property fragile-progress: a state at depth 1: raised KeyError: 'no such queue'",
+        ),
     ],
 )
 def test_a_property_that_raises_is_one_line_exit_2(

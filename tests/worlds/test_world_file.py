@@ -94,7 +94,12 @@ def test_world_compiles_with_units_and_questions(tmp_path: Path) -> None:
     assert "1 unit = 1024 MB, 1 vcore (the minimum allocation)" in scenario.story
     world = loaded.worlds["yarn-10259"]
     assert [n.capacity for n in world.nodes] == [Resource.of(4096, 4), Resource.of(8192, 8)]
-    assert world.variants.yarn_10259 and not world.variants.yarn_10293 and world.settings.async_scheduling and world.settings.multi_node
+    assert (
+        world.variants.yarn_10259
+        and not world.variants.yarn_10293
+        and world.settings.async_scheduling
+        and world.settings.multi_node
+    )
     assert scenario.quiet == frozenset() and not world.bounds.node_churn  # node events: off through the bounds
 
 
@@ -110,10 +115,22 @@ def test_units_scale_every_size(tmp_path: Path) -> None:
 def test_explore_world_traces_replays_and_emits_a_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     world = write(tmp_path, SEED003)
     trace, emitted = tmp_path / "trace.json", tmp_path / "test_emitted.py"
-    argv = ["explore", "--world", str(world), "--variant", "starves@yarn-8127", "--trace-out", str(trace), "--emit-test", str(emitted)]
+    argv = [
+        "explore",
+        "--world",
+        str(world),
+        "--variant",
+        "starves@yarn-8127",
+        "--trace-out",
+        str(trace),
+        "--emit-test",
+        str(emitted),
+    ]
     status, out, _ = run(argv, capsys)
     assert status == 0 and "verdict: violated, as expected (violated)" in out
-    assert json.loads(trace.read_text())["parameters"]["world"] == "world:seed003/starves@yarn-8127"  # no path: the world is carried
+    assert (
+        json.loads(trace.read_text())["parameters"]["world"] == "world:seed003/starves@yarn-8127"
+    )  # no path: the world is carried
     status, out, _ = run(["replay", str(trace)], capsys)
     assert status == 0 and "replayed" in out
     spec = importlib.util.spec_from_file_location("emitted", emitted)
@@ -128,7 +145,11 @@ def test_explore_world_list_and_fixed_variant(tmp_path: Path, capsys: pytest.Cap
     status, out, _ = run(["explore", "--world", str(world), "--list"], capsys)
     assert status == 0 and "fixed@yarn-10259" in out and "expected vacuous" in out
     status, out, _ = run(["explore", "--world", str(world), "--variant", "fixed@yarn-10259"], capsys)
-    assert status == 0 and "verdict: vacuous: the premise never holds in any reachable state (exhaustive), as expected (vacuous)" in out
+    assert (
+        status == 0
+        and "verdict: vacuous: the premise never holds in any reachable state (exhaustive), as expected (vacuous)"
+        in out
+    )
 
 
 def test_check_adds_world_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -152,21 +173,74 @@ def test_check_explores_a_world_at_its_fast_bounds(tmp_path: Path, capsys: pytes
 
 BAD = [
     ("not toml", lambda t: t + "\n[[nodes]\n", "line", "not valid TOML"),
-    ("unknown key", lambda t: t.replace('name = "seed003"', 'name = "seed003"\ncolour = "red"'), "$", "'colour' was unexpected"),
-    ("negative node", lambda t: t.replace("memory = 4\nvcores = 4", "memory = -4\nvcores = 4", 1), "$.nodes[0].memory", "minimum of 1"),
-    ("missing file", lambda t: t.replace("[configuration.properties]", '[configuration]\nfiles = ["nope.xml"]\n[configuration.properties]'), "configuration.files[0]", "nope.xml: no such file"),
+    (
+        "unknown key",
+        lambda t: t.replace('name = "seed003"', 'name = "seed003"\ncolour = "red"'),
+        "$",
+        "'colour' was unexpected",
+    ),
+    (
+        "negative node",
+        lambda t: t.replace("memory = 4\nvcores = 4", "memory = -4\nvcores = 4", 1),
+        "$.nodes[0].memory",
+        "minimum of 1",
+    ),
+    (
+        "missing file",
+        lambda t: t.replace(
+            "[configuration.properties]", '[configuration]\nfiles = ["nope.xml"]\n[configuration.properties]'
+        ),
+        "configuration.files[0]",
+        "nope.xml: no such file",
+    ),
     ("unknown queue", lambda t: t.replace('queue = "a"', 'queue = "zz"'), "apps[0].queue", "no queue matches 'zz'"),
-    ("unknown property", lambda t: t.replace('property = "reservation-progress"\nexpect', 'property = "fairness"\nexpect'), "questions[0].property", "unknown property 'fairness'"),
-    ("unknown variant", lambda t: t.replace('variants = ["yarn-8127"]', 'variants = ["yarn-9999"]'), "questions[0].variants[0]", "no variant 'yarn-9999'"),
-    ("bad setup", lambda t: t.replace("[bounds]", '[bounds]\n', 1).replace('events = [', 'setup = ["submit(app1)", "launch(c7)"]\nevents = ['), "environment.setup[1]", "'launch(c7)' is not enabled after the steps before it"),
-    ("bad unit", lambda t: t.replace("[scheduler]", "[units]\nmemory_mb = 1000\n\n[scheduler]"), "units.memory_mb", "not a multiple of the minimum allocation"),
-    ("bad config value", lambda t: t.replace('"yarn.scheduler.capacity.root.a.capacity" = 100', '"yarn.scheduler.capacity.root.a.capacity" = "lots"'), "yarn.scheduler.capacity.root.a.capacity", "lots"),
-    ("unknown partition", lambda t: t.replace("memory = 8\nvcores = 8", 'memory = 8\nvcores = 8\npartition = "gpu"'), "nodes[1].partition", "unknown partition 'gpu'"),
+    (
+        "unknown property",
+        lambda t: t.replace('property = "reservation-progress"\nexpect', 'property = "fairness"\nexpect'),
+        "questions[0].property",
+        "unknown property 'fairness'",
+    ),
+    (
+        "unknown variant",
+        lambda t: t.replace('variants = ["yarn-8127"]', 'variants = ["yarn-9999"]'),
+        "questions[0].variants[0]",
+        "no variant 'yarn-9999'",
+    ),
+    (
+        "bad setup",
+        lambda t: t.replace("[bounds]", "[bounds]\n", 1).replace(
+            "events = [", 'setup = ["submit(app1)", "launch(c7)"]\nevents = ['
+        ),
+        "environment.setup[1]",
+        "'launch(c7)' is not enabled after the steps before it",
+    ),
+    (
+        "bad unit",
+        lambda t: t.replace("[scheduler]", "[units]\nmemory_mb = 1000\n\n[scheduler]"),
+        "units.memory_mb",
+        "not a multiple of the minimum allocation",
+    ),
+    (
+        "bad config value",
+        lambda t: t.replace(
+            '"yarn.scheduler.capacity.root.a.capacity" = 100', '"yarn.scheduler.capacity.root.a.capacity" = "lots"'
+        ),
+        "yarn.scheduler.capacity.root.a.capacity",
+        "lots",
+    ),
+    (
+        "unknown partition",
+        lambda t: t.replace("memory = 8\nvcores = 8", 'memory = 8\nvcores = 8\npartition = "gpu"'),
+        "nodes[1].partition",
+        "unknown partition 'gpu'",
+    ),
 ]
 
 
 @pytest.mark.parametrize("name, edit, place, fault", BAD, ids=[b[0] for b in BAD])
-def test_bad_world_is_one_line(name: str, edit: object, place: str, fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_world_is_one_line(
+    name: str, edit: object, place: str, fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert callable(edit)
     world = write(tmp_path, edit(SEED003))
     status, out, err = run(["explore", "--world", str(world)], capsys)

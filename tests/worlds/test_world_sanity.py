@@ -69,24 +69,38 @@ def test_a_guarantee_too_small_for_an_am_and_a_container(tmp_path: Path) -> None
     # root.b: 10 % of 16 GB = 1638 MB, less than a 2048 MB AM plus a 2048 MB container
     ((place, message),) = warnings(world(tmp_path, queue="b"))
     assert place == "apps[0].queue"
-    assert message.startswith("root.b's guarantee at this world's size is <1638, 0>, less than app1's AM plus one container (<4096, 2>)")
+    assert message.startswith(
+        "root.b's guarantee at this world's size is <1638, 0>, less than app1's AM plus one container (<4096, 2>)"
+    )
 
 
 def test_a_request_larger_than_every_node(tmp_path: Path) -> None:
     found = warnings(world(tmp_path, node=2, node2=2, request=3))  # 6 GB, on 4 GB nodes
-    assert ("apps[0].requests[0]", "<6144, 1> is larger than every node of its partition (the largest: <4096, 4>): never allocated") in found
+    assert (
+        "apps[0].requests[0]",
+        "<6144, 1> is larger than every node of its partition (the largest: <4096, 4>): never allocated",
+    ) in found
 
 
 def test_explore_prints_warnings_and_strict_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = world(tmp_path, node=4096)
     status = cli.main(["explore", "--world", str(path), "--max-depth", "1", "--accept", "not-refuted"])
     captured = capsys.readouterr()
-    assert status == 0 and captured.err.startswith(f"yarnspec: warning: {path}: nodes[0].memory: 4096 units read as 8,388,608 MB")
+    assert status == 0 and captured.err.startswith(
+        f"yarnspec: warning: {path}: nodes[0].memory: 4096 units read as 8,388,608 MB"
+    )
     status = cli.main(["explore", "--world", str(path), "--strict"])
     captured = capsys.readouterr()
     assert status == 2 and captured.out == "" and len(captured.err.splitlines()) == 1
-    assert captured.err.startswith(f"yarnspec: error: {path}: nodes[0].memory: ") and captured.err.endswith("(an error under --strict)\n")
-    assert cli.main(["explore", "--world", str(world(tmp_path)), "--strict", "--max-depth", "1", "--accept", "not-refuted"]) == 0
+    assert captured.err.startswith(f"yarnspec: error: {path}: nodes[0].memory: ") and captured.err.endswith(
+        "(an error under --strict)\n"
+    )
+    assert (
+        cli.main(
+            ["explore", "--world", str(world(tmp_path)), "--strict", "--max-depth", "1", "--accept", "not-refuted"]
+        )
+        == 0
+    )
 
 
 def test_check_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,11 +8,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from yarnspec.spec.contracts.call import Answer, Call
-from yarnspec.spec.contracts.candidate_selector import OP
-
 from yarnspec.checks.validate.families.family import Family
 from yarnspec.checks.validate.families.preemption import PREFIX, SETUP_KEYS, _setup
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.candidate_selector import OP
 
 #: The configuration key that puts each optional selector into the pipeline.
 ENABLING = {
@@ -57,4 +56,6 @@ def inputs() -> st.SearchStrategy[list[Call]]:
     return _inputs()
 
 
-FAMILY = Family("candidate-selector", "notation", frozenset({"qdata", "mockframework"}), case_calls, case_expectations, inputs, None)
+FAMILY = Family(
+    "candidate-selector", "notation", frozenset({"qdata", "mockframework"}), case_calls, case_expectations, inputs, None
+)

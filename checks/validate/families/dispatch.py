@@ -9,11 +9,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from yarnspec.checks.validate.families.family import Family
+from yarnspec.checks.validate.reference import MIN_TIME_TO_SPECULATION_MS, Dispatch
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.spark_dispatch import RESET, STEP_OPS
-
-from yarnspec.checks.validate.reference import MIN_TIME_TO_SPECULATION_MS, Dispatch
-from yarnspec.checks.validate.families.family import Family
 
 #: Case step ops with another name (or fixed args) in the protocol.
 RENAMED = {"check": "observe"}
@@ -97,7 +96,9 @@ def _inputs(draw: st.DrawFn) -> list[Call]:
     executors = [(f"exec{i}", draw(st.sampled_from(HOSTS))) for i in range(1, count + 1)]
     racks = {h: draw(st.sampled_from(("rack1", "rack2"))) for h in HOSTS}
     calls = [_reset(executors, racks, draw(st.sampled_from(WAITS)), draw(st.booleans()))]
-    pref = st.builds(lambda k, w: _preference(executors, k, w), st.sampled_from(("host", "executor")), st.integers(0, 5))
+    pref = st.builds(
+        lambda k, w: _preference(executors, k, w), st.sampled_from(("host", "executor")), st.integers(0, 5)
+    )
     calls.append(_task_set(0, draw(st.lists(st.lists(pref, max_size=2), min_size=1, max_size=4))))
     for _ in range(draw(st.integers(1, 4))):
         if draw(st.booleans()):
@@ -134,7 +135,10 @@ def simulate(seed: int, length: int) -> list[Call]:
         if choice == "submit":
             # mostly host preferences, some on hosts without an executor: delay scheduling at work
             kinds = ("host", "host", "host", "executor")
-            tasks = [[_preference(executors, rng.choice(kinds), rng.randrange(6)) for _ in range(rng.randint(0, 2))] for _ in range(rng.randint(1, 6))]
+            tasks = [
+                [_preference(executors, rng.choice(kinds), rng.randrange(6)) for _ in range(rng.randint(0, 2))]
+                for _ in range(rng.randint(1, 6))
+            ]
             call = _task_set(stage, tasks)
             stage += 1
         elif choice == "offers":
@@ -186,4 +190,6 @@ def to_case(case_id: str, calls: Sequence[Call], reference: Sequence[Answer]) ->
     }
 
 
-FAMILY = Family("spark-dispatch", "kind", frozenset({"taskset"}), case_calls, case_expectations, inputs, to_case, simulate)
+FAMILY = Family(
+    "spark-dispatch", "kind", frozenset({"taskset"}), case_calls, case_expectations, inputs, to_case, simulate
+)

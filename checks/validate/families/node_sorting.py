@@ -7,12 +7,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from yarnspec.spec.contracts.call import Answer, Call
-from yarnspec.spec.contracts.node_sorting import OP
-
 from yarnspec.checks.conformance.node_sorting import KIND, case_nodes, expected_order
 from yarnspec.checks.conformance.outcome import CaseFormatError, Unsupported
 from yarnspec.checks.validate.families.family import Family
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.node_sorting import OP
 
 #: Hosts and ports chosen so that ties on allocation, on host, and ports that sort differently
 #: as text and as numbers (9 < 10 < 8041, but "10" < "8041" < "9") all come up.

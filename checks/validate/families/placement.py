@@ -7,11 +7,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from yarnspec.checks.validate.families.family import Family
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.observable import Comparison, same
 from yarnspec.spec.contracts.spark_placement import OP
-
-from yarnspec.checks.validate.families.family import Family
 
 #: The input keys of the contract (PROTOCOL.md); a case's other input keys set up Spark's suite.
 INPUT_KEYS = (

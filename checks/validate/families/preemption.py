@@ -10,13 +10,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from yarnspec.checks.conformance.qdata import constant_of_app_id
+from yarnspec.checks.validate.families.family import Family
+from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREFIX
 from yarnspec.spec.contracts.call import Answer, Call
 from yarnspec.spec.contracts.preemption_round import OP, RESET
 
-from yarnspec.checks.conformance.qdata import constant_of_app_id
-from yarnspec.checks.validate.families.family import Family
-
-from yarnspec.impl.config.keys import PREEMPTION_PREFIX as PREFIX
 SETUP_KEYS = ("notation", "resource_calculator", "conf", "input")
 
 
@@ -75,7 +74,10 @@ def _setup(rng_int: Any, pick: Any) -> Call:
         PREFIX + "natural_termination_factor": pick((0.5, 1.0)),
         PREFIX + "max_ignored_over_capacity": pick((0.0, 0.1, 0.5)),
     }
-    return Call(RESET, {"notation": "qdata", "resource_calculator": "default", "conf": conf, "input": _qdata(rng_int, rng_int(2, 3))})
+    return Call(
+        RESET,
+        {"notation": "qdata", "resource_calculator": "default", "conf": conf, "input": _qdata(rng_int, rng_int(2, 3))},
+    )
 
 
 CLOCK_STEPS = (1000, 5000, 10001, 20000)
@@ -118,11 +120,24 @@ def to_case(case_id: str, calls: Sequence[Call], reference: Sequence[Answer]) ->
             app = constant_of_app_id(int(event["container"].split("_")[1]))
             counts[(str(app), event["event"])] += 1
         expect = [{"app": app, "event": event, "count": n} for (app, event), n in sorted(counts.items())]
-        rounds.append({"clock_ms": call.input["clock_ms"], "expect": expect or [{"app": "any", "event": "any", "never": True}], "counts_are_cumulative": True})
+        rounds.append(
+            {
+                "clock_ms": call.input["clock_ms"],
+                "expect": expect or [{"app": "any", "event": "any", "never": True}],
+                "counts_are_cumulative": True,
+            }
+        )
     case["rounds"] = rounds
     return case
 
 
 FAMILY = Family(
-    "preemption-round", "notation", frozenset({"qdata", "mockframework"}), case_calls, case_expectations, inputs, to_case, simulate
+    "preemption-round",
+    "notation",
+    frozenset({"qdata", "mockframework"}),
+    case_calls,
+    case_expectations,
+    inputs,
+    to_case,
+    simulate,
 )

@@ -16,16 +16,15 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from yarnspec.spec.contracts.call import Answer, Call
-from yarnspec.spec.contracts.scheduler import RESET, STEP
-from yarnspec.spec.worlds.world_builders import model
-from yarnspec.spec.scheduler.model import ModelState
-
 from yarnspec.checks.explore.bfs import explore
 from yarnspec.checks.suites.scheduler import WalkPolicy, choose_action
 from yarnspec.checks.suites.strategies import Chooser, HypothesisChooser, RandomChooser
 from yarnspec.checks.validate.families.family import Family
 from yarnspec.checks.validate.world_description import generate_description, model_of_reset, step_by_label
+from yarnspec.spec.contracts.call import Answer, Call
+from yarnspec.spec.contracts.scheduler import RESET, STEP
+from yarnspec.spec.scheduler.model import ModelState
+from yarnspec.spec.worlds.world_builders import model
 
 #: Steps of one generated trace at most.
 MAX_STEPS = 40
@@ -43,7 +42,9 @@ NAMED: tuple[tuple[str, dict[str, Any], bool], ...] = (
 )
 
 
-def walk(reset: dict[str, Any], chooser: Chooser, steps: int, phased: bool = False, prefix: Sequence[str] = ()) -> list[Call]:
+def walk(
+    reset: dict[str, Any], chooser: Chooser, steps: int, phased: bool = False, prefix: Sequence[str] = ()
+) -> list[Call]:
     """A reset, the labels of ``prefix`` as long as each is enabled, then actions chosen by
     ``chooser`` among the enabled ones, ``steps`` in all (a walk ends early when nothing but
     cluster churn is left)."""
@@ -76,7 +77,9 @@ def leak_trace() -> tuple[str, ...]:
     ``pre-8127`` (its action labels). Replayed under ``yarn-8127``, it takes an implementation
     to the moment two proposals from one reservation are committed one after the other, which
     a random walk seldom reaches."""
-    found = explore(model("async-double-commit", commit="pre-8127"), symmetry=True, check_progress=False, show_progress=False).violation
+    found = explore(
+        model("async-double-commit", commit="pre-8127"), symmetry=True, check_progress=False, show_progress=False
+    ).violation
     assert found is not None, "the pre-8127 async-double-commit world no longer leaks"
     return tuple(step.action for step in found.steps if step.action is not None)
 
@@ -117,5 +120,14 @@ def simulate(seed: int, length: int) -> list[Call]:
 
 
 FAMILY = Family(
-    "scheduler", "kind", frozenset(), case_calls, case_expectations, inputs, None, simulate, trace_length=60, shrink_budget=SHRINK_BUDGET
+    "scheduler",
+    "kind",
+    frozenset(),
+    case_calls,
+    case_expectations,
+    inputs,
+    None,
+    simulate,
+    trace_length=60,
+    shrink_budget=SHRINK_BUDGET,
 )

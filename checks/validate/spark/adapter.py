@@ -72,7 +72,9 @@ class SparkInstall:
     def of(cls, version: str, cache_dir: Path | None = None) -> SparkInstall:
         """Check the version's form and settle the cache folder."""
         if not _VERSION.fullmatch(version):
-            raise InputError(_source(version), "version", f"expected a release such as {DEFAULT_VERSION}, found {version!r}")
+            raise InputError(
+                _source(version), "version", f"expected a release such as {DEFAULT_VERSION}, found {version!r}"
+            )
         return cls(version, Path(cache_dir) if cache_dir is not None else default_cache_dir(version))
 
     @property
@@ -120,8 +122,18 @@ def fetch_jars(version: str, cache_dir: Path | None = None, log: Log = _stderr) 
     install.cache_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=install.cache_dir, prefix="download-") as scratch:
         log(f"downloading pyspark=={version} from PyPI (about 430 MB) into {install.cache_dir}")
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-                   f"pyspark=={version}", "-d", scratch]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            f"pyspark=={version}",
+            "-d",
+            scratch,
+        ]
         done = subprocess.run(command, capture_output=True, text=True)
         sdists = sorted(Path(scratch).glob("pyspark-*.tar.gz"))
         if not sdists:
@@ -158,24 +170,47 @@ def compile_adapter(version: str, cache_dir: Path | None = None, log: Log = _std
     if install.classes_dir.is_dir():
         return install.classes_dir
     if not install.has_jars():
-        raise InputError(_source(version), "jars", f"no jars in {install.jars_dir}; run: yarnspec spark-fetch {version}")
+        raise InputError(
+            _source(version), "jars", f"no jars in {install.jars_dir}; run: yarnspec spark-fetch {version}"
+        )
     java = _java(install)
     jars = sorted(install.jars_dir.glob("*.jar"))
     compiler = [j for j in jars if _SCALA_COMPILER.fullmatch(j.name)]
     if not compiler:
-        raise InputError(_source(version), "jars", f"{install.jars_dir} has no Scala 2.13 compiler jar (the adapter needs a Scala 2.13 build of Spark, 4.x)")
+        raise InputError(
+            _source(version),
+            "jars",
+            f"{install.jars_dir} has no Scala 2.13 compiler jar (the adapter needs a Scala 2.13 build of Spark, 4.x)",
+        )
     scala_jars = [j for j in jars if j.name.startswith(("scala-compiler-", "scala-library-", "scala-reflect-"))]
     log(f"compiling the Spark adapter into {install.classes_dir}")
     with tempfile.TemporaryDirectory(dir=install.cache_dir, prefix="compile-") as scratch:
         out = Path(scratch) / "classes"
         out.mkdir()
         sources = sorted(str(p) for p in JVM_SOURCES.glob("*.scala"))
-        command = [java, "-Xss8m", "-cp", os.pathsep.join(map(str, scala_jars)), "scala.tools.nsc.Main", "-nowarn",
-                   "-classpath", os.pathsep.join(map(str, jars)), "-d", str(out), *sources]
+        command = [
+            java,
+            "-Xss8m",
+            "-cp",
+            os.pathsep.join(map(str, scala_jars)),
+            "scala.tools.nsc.Main",
+            "-nowarn",
+            "-classpath",
+            os.pathsep.join(map(str, jars)),
+            "-d",
+            str(out),
+            *sources,
+        ]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
-            errors = [line for line in done.stderr.splitlines() if "error" in line] or done.stderr.splitlines() or ["no output"]
-            raise InputError(_source(version), "compile", f"the adapter does not compile against these jars: {errors[0].strip()}")
+            errors = (
+                [line for line in done.stderr.splitlines() if "error" in line]
+                or done.stderr.splitlines()
+                or ["no output"]
+            )
+            raise InputError(
+                _source(version), "compile", f"the adapter does not compile against these jars: {errors[0].strip()}"
+            )
         for resource in JVM_SOURCES.glob("*.properties"):
             shutil.copy(resource, out / resource.name)
         if not install.classes_dir.exists():

@@ -24,14 +24,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from yarnspec.checks.validate.spark.model import ModelDispatchSession
+from yarnspec.checks.validate.spark.process import AdapterError, AdapterProcess
+from yarnspec.checks.validate.spark.scenarios import DispatchScenario, generate_dispatch, generate_placement
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.spark.placement import locality_of_requested_containers
 from yarnspec.spec.contracts.call import Call
 from yarnspec.spec.contracts.spark_placement import OP, ORDERED_HINTS, compare, placement_input
-
-from yarnspec.checks.validate.spark.model import ModelDispatchSession
-from yarnspec.checks.validate.spark.process import AdapterError, AdapterProcess
-from yarnspec.checks.validate.spark.scenarios import DispatchScenario, generate_dispatch, generate_placement
 
 #: Task-set fields compared as sets (the protocol: "lists of ids/indices as sets").
 SET_FIELDS = ("running_task_ids", "successful_indices")
@@ -171,8 +170,8 @@ def replay(scenario: DispatchScenario, spark: Driver, model: Driver) -> Disagree
             return None
         return Disagreement(scenario, -1, ["error"], spark_reset, model_reset)
     for index, (op, args) in enumerate(scenario.steps):
-        ours = _outcome(lambda: spark.step(op, args))
-        theirs = _outcome(lambda: model.step(op, args))
+        ours = _outcome(lambda: spark.step(op, args))  # noqa: B023 (called at once)
+        theirs = _outcome(lambda: model.step(op, args))  # noqa: B023 (called at once)
         if isinstance(ours, str) or isinstance(theirs, str):
             if isinstance(ours, str) and isinstance(theirs, str):
                 continue
@@ -207,7 +206,9 @@ def _candidates(scenario: DispatchScenario) -> Iterator[DispatchScenario]:
         for entry in list(reset.get(key, {})):
             yield replace(scenario, reset={**reset, key: {k: v for k, v in reset[key].items() if k != entry}})
     for position in range(len(reset.get("executors", []))):
-        yield replace(scenario, reset={**reset, "executors": [e for i, e in enumerate(reset["executors"]) if i != position]})
+        yield replace(
+            scenario, reset={**reset, "executors": [e for i, e in enumerate(reset["executors"]) if i != position]}
+        )
     if "max_task_failures" in reset:
         yield replace(scenario, reset={k: v for k, v in reset.items() if k != "max_task_failures"})
     for index, (op, args) in enumerate(scenario.steps):
@@ -313,7 +314,7 @@ def run_placement(process: AdapterProcess, inputs: int, seed: int = 0) -> Placem
         report.inputs += 1
         ordered = len(payload["host_to_local_task_count"]) <= ORDERED_HINTS
         report.ordered += ordered
-        spark = _outcome(lambda: process.request(OP, payload))
+        spark = _outcome(lambda: process.request(OP, payload))  # noqa: B023 (called at once)
         try:
             model: Outcome = placement_model(payload)
         except InputError as exc:

@@ -17,12 +17,13 @@ from dataclasses import replace
 from typing import Any
 
 from yarnspec.checks.conformance.spark_taskset_case import parse_task_set
+from yarnspec.checks.validate.spark.process import AdapterError
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.spark.locality import TaskLocality
 from yarnspec.impl.spark.racks import RackResolver
 from yarnspec.impl.spark.task_scheduler import TaskSchedulerImpl, WorkerOffer
-from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, parse_time_ms
 from yarnspec.impl.spark.taskset import dispatch_variant
+from yarnspec.impl.spark.taskset.dispatch_conf import DispatchConf, parse_time_ms
 from yarnspec.impl.spark.taskset.dispatch_variant import VARIANTS
 from yarnspec.impl.spark.taskset.task_set_manager import TaskSetManager
 from yarnspec.impl.spark.taskset.tasks import (
@@ -33,8 +34,6 @@ from yarnspec.impl.spark.taskset.tasks import (
     TaskEndReason,
     TaskState,
 )
-
-from yarnspec.checks.validate.spark.process import AdapterError
 
 #: Spark's ``spark.speculation.minTaskRuntime`` (default 100 ms): the least run time before a
 #: task may be speculated.
@@ -127,7 +126,9 @@ class ModelDispatchSession:
             raise AdapterError(str(exc)) from None
         except KeyError as exc:
             raise AdapterError(f"{op}: unknown {exc}") from None
-        return self.observation(sched, sched.log.started[started:], sched.log.speculative[speculated:], op == "check_speculatable")
+        return self.observation(
+            sched, sched.log.started[started:], sched.log.speculative[speculated:], op == "check_speculatable"
+        )
 
     def _run(self, sched: TaskSchedulerImpl, op: str, args: Mapping[str, Any]) -> None:
         if op == "submit_task_set":
@@ -136,7 +137,9 @@ class ModelDispatchSession:
             if args.get("shuffle", "none") != "none":
                 raise AdapterError("args.shuffle: only the given offer order is compared")
             offers = [WorkerOffer(o["exec_id"], o["host"], int(o["cores"])) for o in args["offers"]]
-            sched.resource_offers(offers, self.now, bool(args.get("is_all_free_resources", True)), order=range(len(offers)))
+            sched.resource_offers(
+                offers, self.now, bool(args.get("is_all_free_resources", True)), order=range(len(offers))
+            )
         elif op == "resource_offer":
             level = TaskLocality.parse(str(args.get("max_locality", "ANY")), "args.max_locality", _SOURCE)
             self._manager(op).resource_offer(args["exec_id"], args["host"], level, self.now)

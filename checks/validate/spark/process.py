@@ -78,26 +78,42 @@ class AdapterProcess:
             self._proc.stdin.write(line + "\n")
             self._proc.stdin.flush()
         except BrokenPipeError:
-            raise AdapterFailure(self._label(), f"request {request_id} ({op})", f"the adapter exited: {self.stderr_tail()}") from None
+            raise AdapterFailure(
+                self._label(), f"request {request_id} ({op})", f"the adapter exited: {self.stderr_tail()}"
+            ) from None
         deadline = time.monotonic() + (timeout or self.timeout)
         while not self._selector.select(timeout=max(0.0, deadline - time.monotonic())):
             if time.monotonic() >= deadline:
                 self._broken = True
-                raise AdapterFailure(self._label(), f"request {request_id} ({op})", f"no answer within {timeout or self.timeout:g} s")
+                raise AdapterFailure(
+                    self._label(), f"request {request_id} ({op})", f"no answer within {timeout or self.timeout:g} s"
+                )
         answer_line = self._proc.stdout.readline()
         if not answer_line:
-            raise AdapterFailure(self._label(), f"request {request_id} ({op})", f"the adapter exited: {self.stderr_tail()}")
+            raise AdapterFailure(
+                self._label(), f"request {request_id} ({op})", f"the adapter exited: {self.stderr_tail()}"
+            )
         try:
             answer = json.loads(answer_line)
         except json.JSONDecodeError:
-            raise AdapterFailure(self._label(), f"request {request_id} ({op})", f"not a JSON answer: {answer_line.strip()[:200]!r}") from None
+            raise AdapterFailure(
+                self._label(), f"request {request_id} ({op})", f"not a JSON answer: {answer_line.strip()[:200]!r}"
+            ) from None
         if not isinstance(answer, dict) or answer.get("id") != request_id:
-            raise AdapterFailure(self._label(), f"request {request_id} ({op})", f"answer to another request: {answer_line.strip()[:200]!r}")
+            raise AdapterFailure(
+                self._label(),
+                f"request {request_id} ({op})",
+                f"answer to another request: {answer_line.strip()[:200]!r}",
+            )
         if "error" in answer:
             raise AdapterError(str(answer["error"]))
         output = answer.get("output")
         if not isinstance(output, dict):
-            raise AdapterFailure(self._label(), f"request {request_id} ({op})", f"answer without an output object: {answer_line.strip()[:200]!r}")
+            raise AdapterFailure(
+                self._label(),
+                f"request {request_id} ({op})",
+                f"answer without an output object: {answer_line.strip()[:200]!r}",
+            )
         return output
 
     def close(self) -> None:

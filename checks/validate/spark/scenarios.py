@@ -188,7 +188,9 @@ def _running(observation: dict[str, Any]) -> list[int]:
     return sorted(t for s in observation["task_sets"] for t in s["running_task_ids"])
 
 
-def generate_dispatch(seed: int, observe_reset: Callable[[dict[str, Any]], object], observe: Observe) -> DispatchScenario:
+def generate_dispatch(
+    seed: int, observe_reset: Callable[[dict[str, Any]], object], observe: Observe
+) -> DispatchScenario:
     """A random scenario, built step by step against the model (``observe_reset`` starts it,
     ``observe`` runs one step and returns the observation)."""
     rng = random.Random(seed)
@@ -262,7 +264,9 @@ def generate_placement(seed: int) -> dict[str, Any]:
     tasks = rng.randint(1, 40)
     hints = [[host, rng.randint(1, tasks)] for host in rng.sample(hosts, rng.randint(1, len(hosts)))]
     allocated = {host: rng.randint(0, 3) for host in hosts + ["hostX"] if rng.random() < 0.4}
-    pending = [{"nodes": rng.sample(hosts, rng.randint(1, min(3, len(hosts))))} for _ in range(rng.choice([0, 0, 1, 2, 3]))]
+    pending = [
+        {"nodes": rng.sample(hosts, rng.randint(1, min(3, len(hosts))))} for _ in range(rng.choice([0, 0, 1, 2, 3]))
+    ]
     cores = rng.choice([1, 2, 4, 5, 8])
     resolver = {host: f"/rack{rng.randint(1, 2)}" for host in hosts if rng.random() < 0.7}
     if rng.random() < 0.6:

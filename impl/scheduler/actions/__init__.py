@@ -29,7 +29,18 @@ from typing import Any
 
 from yarnspec.impl.scheduler.actions import commit, environment, heartbeat, monitor, propose, resort
 from yarnspec.impl.scheduler.actions.commit import Commit, describe_proposal, ids_left
-from yarnspec.impl.scheduler.actions.environment import AddNode, Ask, Cancel, Complete, FinishApp, Launch, LoseNode, Release, Submit, Tick
+from yarnspec.impl.scheduler.actions.environment import (
+    AddNode,
+    Ask,
+    Cancel,
+    Complete,
+    FinishApp,
+    Launch,
+    LoseNode,
+    Release,
+    Submit,
+    Tick,
+)
 from yarnspec.impl.scheduler.actions.heartbeat import Heartbeat
 from yarnspec.impl.scheduler.actions.kind import ActionKind, Context, StepResult
 from yarnspec.impl.scheduler.actions.monitor import Monitor
@@ -62,7 +73,17 @@ KINDS: tuple[str, ...] = tuple(dict.fromkeys(k.name for k in TABLE))
 
 # The listing reads the table above, so it is imported after it.
 from yarnspec.impl.scheduler.actions.listing import (  # noqa: E402
-    action_class, action_kind, apply_action, enabled, fair_classes, kind, label, step, steps, successors, take,
+    action_class,
+    action_kind,
+    apply_action,
+    enabled,
+    fair_classes,
+    kind,
+    label,
+    step,
+    steps,
+    successors,
+    take,
 )  # fmt: skip
 
 __all__ = [

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from yarnspec.impl.scheduler.actions.kind import ActionKind, Context, StepResult
 from yarnspec.impl.scheduler.async_scheduling.try_commit import CommitResult, commit, needs_new_id
 from yarnspec.impl.scheduler.state import NONE, Proposal, SchedulerState
 from yarnspec.impl.scheduler.world import World
-from yarnspec.impl.scheduler.actions.kind import ActionKind, Context, StepResult
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,21 @@ from dataclasses import dataclass
 
 from yarnspec.impl.scheduler import environment_effects as env
 from yarnspec.impl.scheduler.actions.kind import (
-    ALLOCATED, LIVE, RUNNING, ActionKind, Context, app_name, apps_and_containers, node_name, once, per_app,
-    per_container, per_node, per_request,
+    ALLOCATED,
+    LIVE,
+    RUNNING,
+    ActionKind,
+    Context,
+    app_name,
+    apps_and_containers,
+    node_name,
+    once,
+    per_app,
+    per_container,
+    per_node,
+    per_request,
 )  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class Submit:
@@ -148,7 +160,9 @@ class Release:
 def _release_enabled(context: Context, action: Release) -> bool:
     """A running AM may release any of its other live containers."""
     container = context.container(action.container)
-    return container is not None and container.state in LIVE and not container.is_am and context.am_running(container.app)
+    return (
+        container is not None and container.state in LIVE and not container.is_am and context.am_running(container.app)
+    )
 
 
 RELEASE = ActionKind(

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
-from yarnspec.impl.scheduler.async_scheduling.try_commit import CommitResult, commit
-from yarnspec.impl.scheduler.state import Proposal
-from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.actions.commit import commit_note, committable
 from yarnspec.impl.scheduler.actions.kind import ActionKind, Context, node_name, per_node
+from yarnspec.impl.scheduler.allocation.allocate import heartbeat_proposal
+from yarnspec.impl.scheduler.async_scheduling.try_commit import CommitResult, commit
+from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.state import Proposal
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,16 @@ from typing import Any, Generic, TypeVar
 
 from yarnspec.impl.scheduler.allocation.allocate import pass_inputs
 from yarnspec.impl.scheduler.bookkeeping.memo import Memo
-from yarnspec.impl.scheduler.state import NONE, AppPhase, AppState, TrackedContainer, ContainerState, Proposal, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.state import (
+    NONE,
+    AppPhase,
+    AppState,
+    ContainerState,
+    Proposal,
+    SchedulerState,
+    TrackedContainer,
+)
 from yarnspec.impl.scheduler.world import World
 
 A = TypeVar("A", bound=Hashable)

@@ -29,7 +29,7 @@ from typing import Any
 
 from yarnspec.impl.scheduler.actions import TABLE, Action, start
 from yarnspec.impl.scheduler.actions.kind import WORLD_DOMAINS, ActionKind, Candidates, Context, StepResult
-from yarnspec.impl.scheduler.bookkeeping.memo import MAX_ACTIONS, MAX_LISTED, Memo, BoundedTable, memo_for
+from yarnspec.impl.scheduler.bookkeeping.memo import MAX_ACTIONS, MAX_LISTED, BoundedTable, Memo, memo_for
 from yarnspec.impl.scheduler.state import SchedulerState, initial_state
 from yarnspec.impl.scheduler.world import World
 
@@ -147,7 +147,9 @@ def kind(action: Action) -> str:
     return _BY_CLASS[type(action)].name
 
 
-def enabled(world: World, state: SchedulerState, memo: Memo | None = None, leave_out: frozenset[str] = frozenset()) -> list[Action]:
+def enabled(
+    world: World, state: SchedulerState, memo: Memo | None = None, leave_out: frozenset[str] = frozenset()
+) -> list[Action]:
     """The enabled actions of ``state``, in table order (environment first), but none of the
     kinds named in ``leave_out``."""
     return [action for _, action in _enabled(Context(world, state, memo_for(world, memo)), leave_out)]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due, run_monitor
 from yarnspec.impl.scheduler.actions.kind import ActionKind, Context, StepResult, once
+from yarnspec.impl.scheduler.monitor.scheduling_monitor import monitor_due, run_monitor
 
 
 @dataclass(frozen=True, slots=True)

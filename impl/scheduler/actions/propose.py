@@ -8,11 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
+from yarnspec.impl.scheduler.actions.kind import (
+    ActionKind,
+    Context,
+    StepResult,
+    node_name,
+    pass_and_queue,
+    per_node,
+    per_partition,
+)
 from yarnspec.impl.scheduler.allocation.allocate import partition_pass, propose_on_node
-from yarnspec.impl.scheduler.state import Proposal, SchedulerState
+from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.bookkeeping.view import View
-from yarnspec.impl.scheduler.actions.kind import ActionKind, Context, StepResult, node_name, pass_and_queue, per_node, per_partition
+from yarnspec.impl.scheduler.state import Proposal, SchedulerState
 
 
 @dataclass(frozen=True, slots=True)

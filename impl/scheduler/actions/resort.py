@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yarnspec.impl.scheduler.async_scheduling.node_sorting import resort, resort_due
 from yarnspec.impl.scheduler.actions.kind import ActionKind, once
+from yarnspec.impl.scheduler.async_scheduling.node_sorting import resort, resort_due
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,12 +48,25 @@ from yarnspec.impl.scheduler.allocation.limits import (
     root_limits,
     user_limit,
 )
-from yarnspec.impl.scheduler.monitor.killable import containers_to_kill, node_killable_resource, preemption_allowed, queue_killable_resource
 from yarnspec.impl.scheduler.allocation.queue_order import ordered_apps, ordered_children
 from yarnspec.impl.scheduler.allocation.requests import outstanding, serving_request
 from yarnspec.impl.scheduler.allocation.scheduling_mode import IGNORE, RESPECT, SchedulingMode
-from yarnspec.impl.scheduler.state import NONE, AppPhase, TrackedContainer, ContainerState, Proposal, ProposalKind, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.monitor.killable import (
+    containers_to_kill,
+    node_killable_resource,
+    preemption_allowed,
+    queue_killable_resource,
+)
+from yarnspec.impl.scheduler.state import (
+    NONE,
+    AppPhase,
+    ContainerState,
+    Proposal,
+    ProposalKind,
+    SchedulerState,
+    TrackedContainer,
+)
 from yarnspec.impl.scheduler.world import World
 
 ROOT = 0
@@ -127,7 +140,9 @@ def propose_on_node(world: World, state: SchedulerState, node: int, view: View |
     return _assign_root(view, Candidates(world.node_partition[node], (node,), False))
 
 
-def propose_on_partition(world: World, state: SchedulerState, partition: int, view: View | None = None) -> Proposal | None:
+def propose_on_partition(
+    world: World, state: SchedulerState, partition: int, view: View | None = None
+) -> Proposal | None:
     """The multi-node pass for a partition (``allocateContainersOnMultiNodes``): its live
     nodes in the sorter's cached order; nothing on a full partition before YARN-10293."""
     view = view or View(world, state)
@@ -139,7 +154,9 @@ def propose_on_partition(world: World, state: SchedulerState, partition: int, vi
     return _assign_root(view, Candidates(partition, nodes, True))
 
 
-def partition_pass(world: World, state: SchedulerState, partition: int, view: View | None = None) -> tuple[Proposal, ...]:
+def partition_pass(
+    world: World, state: SchedulerState, partition: int, view: View | None = None
+) -> tuple[Proposal, ...]:
     """Everything one multi-node pass of a scheduling thread proposes for a partition
     (``allocateContainersOnMultiNodes``), all computed from the same state: the reservations
     it serves on their own nodes (:func:`serves_reservation_alone`, in node order; Hadoop
@@ -236,7 +253,9 @@ def _queue_wants(view: View, queue: int, candidates: Candidates, mode: Schedulin
     return view.calc.greater(view.cluster, pending, ZERO)
 
 
-def _assign_queue(view: View, queue: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode) -> tuple[Assignment, ResourceLimits]:
+def _assign_queue(
+    view: View, queue: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode
+) -> tuple[Assignment, ResourceLimits]:
     """``ParentQueue.assignContainers`` (or the leaf's), and the queue's limits after its pass
     (the headroom its check set, what its children blocked): its parent reads them when the
     queue was skipped for its limit (Hadoop's shared ``ResourceLimits`` object)."""
@@ -277,7 +296,9 @@ def _block_headroom(view: View, child: int, limits: ResourceLimits, limits_of_ch
     return replace(limits, blocked=limits.blocked + view.calc.max(view.cluster, blocked, ZERO))
 
 
-def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode) -> tuple[Assignment, ResourceLimits]:
+def _assign_leaf(
+    view: View, leaf: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode
+) -> tuple[Assignment, ResourceLimits]:
     """``LeafQueue.assignContainers``: reservations first (Hadoop 3.2 multi-node), then the
     applications in order, respecting the queue limit, user limits and FIFO; and the leaf's
     limits after the checks (see :func:`_assign_queue`)."""
@@ -315,7 +336,9 @@ def _assign_leaf(view: View, leaf: int, candidates: Candidates, limits: Resource
     return NOTHING, limits
 
 
-def _assign_app(view: View, app: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode) -> Assignment:
+def _assign_app(
+    view: View, app: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode
+) -> Assignment:
     """``RegularContainerAllocator.assignContainers`` without a reservation: keys in
     priority order until one is not skipped."""
     if not view.app_has_pending(app, _pending_partition(candidates.partition, mode)):
@@ -356,7 +379,13 @@ def _reserved_container(view: View, reserved: TrackedContainer, candidates: Cand
 
 
 def _allocate_key(
-    view: View, app: int, key: int, candidates: Candidates, limits: ResourceLimits, mode: SchedulingMode, reserved: TrackedContainer | None
+    view: View,
+    app: int,
+    key: int,
+    candidates: Candidates,
+    limits: ResourceLimits,
+    mode: SchedulingMode,
+    reserved: TrackedContainer | None,
 ) -> Result:
     """``RegularContainerAllocator.allocate``: try the candidates in order; stop at the first
     allocation, and at the first reservation unless YARN-10259 keeps looking: then only the
@@ -374,7 +403,9 @@ def _allocate_key(
                 result = skipped
                 continue
         elif outstanding(info, state, key) == 0:
-            unreserve = Proposal(ProposalKind.UNRESERVE, app, reserved.request, reserved.node, from_reserved=reserved.cid)
+            unreserve = Proposal(
+                ProposalKind.UNRESERVE, app, reserved.request, reserved.node, from_reserved=reserved.cid
+            )
             result = Result(Outcome.QUEUE_SKIPPED, unreserve)
             continue
         result = _try_node(view, app, key, node, limits, reserved)
@@ -412,7 +443,9 @@ def _precheck(view: View, app: int, key: int, node: int, limits: ResourceLimits,
     return None
 
 
-def _try_node(view: View, app: int, key: int, node: int, limits: ResourceLimits, reserved: TrackedContainer | None) -> Result:
+def _try_node(
+    view: View, app: int, key: int, node: int, limits: ResourceLimits, reserved: TrackedContainer | None
+) -> Result:
     """``assignContainersOnNode``: the most local request the node serves; a miss on a
     relaxable request skips the application, on a strict one the key."""
     info, state = view.world.apps[app], view.state.apps[app]
@@ -428,7 +461,9 @@ def _try_node(view: View, app: int, key: int, node: int, limits: ResourceLimits,
     return result
 
 
-def _assign_container(view: View, app: int, request: int, node: int, limits: ResourceLimits, reserved: TrackedContainer | None) -> Result:
+def _assign_container(
+    view: View, app: int, request: int, node: int, limits: ResourceLimits, reserved: TrackedContainer | None
+) -> Result:
     """``RegularContainerAllocator.assignContainer``: allocate if it fits (or, for a leaf under
     its guarantee, if killing the node's killable containers makes room: lazy preemption), else
     reserve (or re-reserve) if seed 002's rule allows; continue-looking may swap a reservation elsewhere

@@ -29,9 +29,9 @@ from dataclasses import dataclass, replace
 from yarnspec.impl.calculator import ResourceCalculator
 from yarnspec.impl.resources import ZERO, Resource, f32, java_ceil_long, java_long
 from yarnspec.impl.scheduler.allocation.scheduling_mode import RESPECT, SchedulingMode
+from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.monitor.killable import parent_killable
 from yarnspec.impl.scheduler.state import AppPhase
-from yarnspec.impl.scheduler.bookkeeping.view import View
 
 
 def round_up(calc: ResourceCalculator, r: Resource, step: Resource) -> Resource:
@@ -228,7 +228,9 @@ def _compute_user_limit(view: View, leaf: int, partition: int, mode: SchedulingM
     return round_up(calc, calc.min(partition_resource, limit, max_user), minimum)
 
 
-def can_assign_to_user(view: View, app: int, partition: int, limit: Resource, limits: ResourceLimits) -> tuple[bool, ResourceLimits]:
+def can_assign_to_user(
+    view: View, app: int, partition: int, limit: Resource, limits: ResourceLimits
+) -> tuple[bool, ResourceLimits]:
     """``canAssignToUser``: whether the user's used is at most its limit (or, with
     continue-looking in the default partition, would be after unreserving the app's
     reservations), and ``limits``, with ``amount_needed_unreserve`` set in that case."""

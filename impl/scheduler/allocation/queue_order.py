@@ -19,6 +19,7 @@ from functools import cmp_to_key
 from yarnspec.impl.resources import f32
 from yarnspec.impl.scheduler.bookkeeping.view import View
 
+
 def _cmp(a: float, b: float) -> int:
     """-1, 0 or 1 as ``a`` is below, equal to or above ``b``."""
     return (a > b) - (a < b)
@@ -91,4 +92,3 @@ def ordered_apps(view: View, leaf: int) -> list[int]:
 
         return sorted(apps, key=lambda a: (used_memory(a), seq(a)))
     return sorted(apps, key=lambda a: (-world.apps[a].priority, seq(a)))
-

@@ -25,8 +25,8 @@ from types import MappingProxyType
 from yarnspec.impl.resources import Resource, java_float_div
 from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
 from yarnspec.impl.scheduler.environment_effects import clock_stopped
-from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.inputs.settings import NodeSorting
+from yarnspec.impl.scheduler.state import SchedulerState
 from yarnspec.impl.scheduler.world import World
 
 SortKey = tuple[float | int, ...]
@@ -45,14 +45,18 @@ def usage_ratio(capacity: Resource, used: Resource) -> SortKey:
     return (max(fractions), fractions[0])
 
 
-POLICIES: Mapping[NodeSorting, Policy] = MappingProxyType({"resource-usage": resource_usage, "usage-ratio": usage_ratio})
+POLICIES: Mapping[NodeSorting, Policy] = MappingProxyType(
+    {"resource-usage": resource_usage, "usage-ratio": usage_ratio}
+)
 
 
 def sorted_nodes(world: World, state: SchedulerState, partition: int) -> tuple[int, ...]:
     """The partition's live nodes sorted by the world's policy, ties by name."""
     policy = POLICIES[world.settings.node_sorting]
     nodes = [n for n, p in enumerate(world.node_partition) if p == partition and state.nodes[n].live]
-    return tuple(sorted(nodes, key=lambda n: (policy(world.nodes[n].capacity, state.nodes[n].used), world.nodes[n].name)))
+    return tuple(
+        sorted(nodes, key=lambda n: (policy(world.nodes[n].capacity, state.nodes[n].used), world.nodes[n].name))
+    )
 
 
 def resort_due(world: World, state: SchedulerState) -> bool:
@@ -65,7 +69,9 @@ def resort_due(world: World, state: SchedulerState) -> bool:
         return True
     if world.bounds.endless:
         return False  # time goes on at the bound: the interval passes as it would
-    return clock_stopped(world, state) and any(sorted_nodes(world, state, p) != order for p, order in enumerate(state.node_order))
+    return clock_stopped(world, state) and any(
+        sorted_nodes(world, state, p) != order for p, order in enumerate(state.node_order)
+    )
 
 
 def resort(world: World, state: SchedulerState) -> SchedulerState:

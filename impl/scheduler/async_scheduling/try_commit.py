@@ -37,14 +37,14 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.scheduler.allocation.limits import queue_max_down, user_limit
+from yarnspec.impl.scheduler.allocation.scheduling_mode import SchedulingMode
 from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
+from yarnspec.impl.scheduler.bookkeeping.memo import Memo
+from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.monitor.killable import kill_gone, kill_resource
 from yarnspec.impl.scheduler.monitor.lazy_kills import enforce_parent_maximum, kill_for_allocation
-from yarnspec.impl.scheduler.allocation.limits import queue_max_down, user_limit
-from yarnspec.impl.scheduler.bookkeeping.memo import Memo
-from yarnspec.impl.scheduler.allocation.scheduling_mode import SchedulingMode
 from yarnspec.impl.scheduler.state import NONE, AppPhase, ContainerState, Proposal, ProposalKind, SchedulerState
-from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.world import World
 
 
@@ -60,7 +60,9 @@ class CommitResult:
 
 def needs_new_id(proposal: Proposal) -> bool:
     """Whether applying the proposal hands out a new container id."""
-    return proposal.kind == ProposalKind.RESERVE or (proposal.kind == ProposalKind.ALLOCATE and proposal.from_reserved == NONE)
+    return proposal.kind == ProposalKind.RESERVE or (
+        proposal.kind == ProposalKind.ALLOCATE and proposal.from_reserved == NONE
+    )
 
 
 def accept(world: World, state: SchedulerState, proposal: Proposal, memo: Memo | None = None) -> str | None:
@@ -186,7 +188,9 @@ def apply(world: World, state: SchedulerState, proposal: Proposal, in_flight: bo
         kill_for_allocation(edit, world.apps[proposal.app].queue, proposal.kill)
         reserved = state.container(proposal.from_reserved)
         still_reserved = reserved is not None and reserved.state == ContainerState.RESERVED
-        if still_reserved and (reserved is not None and reserved.node == proposal.node or world.variants.reserved_pickup):
+        if still_reserved and (
+            reserved is not None and reserved.node == proposal.node or world.variants.reserved_pickup
+        ):
             edit.drop_reservation(proposal.from_reserved, release_queue=False)
         edit.allocate(proposal.app, proposal.request, proposal.node, proposal.from_reserved, charge_queue=False)
     else:
@@ -199,7 +203,9 @@ def apply(world: World, state: SchedulerState, proposal: Proposal, in_flight: bo
     return edit.freeze()
 
 
-def commit(world: World, state: SchedulerState, proposal: Proposal, memo: Memo | None = None, in_flight: bool = False) -> CommitResult:
+def commit(
+    world: World, state: SchedulerState, proposal: Proposal, memo: Memo | None = None, in_flight: bool = False
+) -> CommitResult:
     """Accept and apply, or reject, one proposal: the committer's, taken from the proposals
     in flight (``in_flight``), or the heartbeat step's own, committed at once. Either way the
     checks read ``state`` as it is (they read no proposal in flight, so the queue with the

@@ -20,11 +20,11 @@ from yarnspec.impl.scheduler.state import (
     NONE,
     AppPhase,
     AppState,
-    TrackedContainer,
     ContainerState,
     NodeState,
     Proposal,
     SchedulerState,
+    TrackedContainer,
     Usage,
     zeros,
 )
@@ -321,14 +321,18 @@ class Edit:
             # :meth:`change_asks` for one container fewer, charged with the allocation itself
             taken = -capability
             asks = _counted(state.asks, request, -1)
-            self.apps[app] = _charge_app(state, partition, used=capability, pending=taken, asks=asks, am_container=am_container)
+            self.apps[app] = _charge_app(
+                state, partition, used=capability, pending=taken, asks=asks, am_container=am_container
+            )
             self._charge_queues(app, partition, capability if charge_queue else ZERO, pending=taken)
         else:
             self.apps[app] = _charge_app(state, partition, used=capability, am_container=am_container)
             self.change_asks(app, request, -1)
             if charge_queue:
                 self._charge_queues(app, partition, capability)
-        self.containers[cid] = TrackedContainer(cid, app, node, request, capability, ContainerState.ALLOCATED, self.clock)
+        self.containers[cid] = TrackedContainer(
+            cid, app, node, request, capability, ContainerState.ALLOCATED, self.clock
+        )
 
     def reserve(self, app: int, request: int, node: int) -> int:
         """A new reservation on a node (``SchedulerApplicationAttempt.reserve`` and
@@ -342,7 +346,9 @@ class Edit:
         state = self.app(app)
         self.apps[app] = _charge_app(state, partition, reserved=spec.capability)
         self._charge_queues(app, partition, spec.capability, spec.capability)
-        self.containers[cid] = TrackedContainer(cid, app, node, request, spec.capability, ContainerState.RESERVED, self.clock)
+        self.containers[cid] = TrackedContainer(
+            cid, app, node, request, spec.capability, ContainerState.RESERVED, self.clock
+        )
         return cid
 
     def drop_reservation(self, cid: int, release_queue: bool = True) -> TrackedContainer:
@@ -374,7 +380,9 @@ class Edit:
         partition = self.world.node_partition[node]
         state = self.app(app)
         released = -resource
-        self.apps[app] = _charge_app(state, partition, used=released, am_container=NONE if cid == state.am_container else None)
+        self.apps[app] = _charge_app(
+            state, partition, used=released, am_container=NONE if cid == state.am_container else None
+        )
         self._charge_queues(app, partition, released)
         if self._marks is not None or self.state.marks:
             self._unmark(cid)
@@ -401,7 +409,9 @@ class Edit:
             (reservations if container.state == ContainerState.RESERVED else live).append(container)
         self._give_back(app, live, reservations, withdraw=True)
 
-    def _give_back(self, app: int, live: Sequence[TrackedContainer], reservations: Sequence[TrackedContainer], withdraw: bool) -> None:
+    def _give_back(
+        self, app: int, live: Sequence[TrackedContainer], reservations: Sequence[TrackedContainer], withdraw: bool
+    ) -> None:
         """The counters' side of :meth:`end_containers` (``live``, already untracked) and of
         :meth:`drop_app` (also its untracked ``reservations`` and, if ``withdraw``, every
         outstanding ask). Integer sums do not depend on their grouping, so each counter takes
@@ -442,7 +452,11 @@ class Edit:
         for partition, (used_back, reserved_back, pending_back) in enumerate(zip(used, reserved, pending)):
             if used_back is ZERO and reserved_back is ZERO and pending_back is ZERO:
                 continue
-            used_back, reserved_back, pending_back = _negated(used_back), _negated(reserved_back), _negated(pending_back)
+            used_back, reserved_back, pending_back = (
+                _negated(used_back),
+                _negated(reserved_back),
+                _negated(pending_back),
+            )
             if used_back is not ZERO:
                 app_used = _plus(app_used, partition, used_back)
             if reserved_back is not ZERO:
@@ -506,4 +520,3 @@ class Edit:
     def set_node(self, node: int, state: NodeState) -> None:
         """Replace a node slot's state."""
         self.nodes[node] = state
-

@@ -157,7 +157,9 @@ def renumber_containers(state: SchedulerState) -> SchedulerState:
         containers=tuple(c._replace(cid=cids[c.cid]) for c in state.containers),
         proposals=tuple(
             sorted(
-                p._replace(from_reserved=cids[p.from_reserved], release=cids[p.release], kill=tuple(cids[c] for c in p.kill))
+                p._replace(
+                    from_reserved=cids[p.from_reserved], release=cids[p.release], kill=tuple(cids[c] for c in p.kill)
+                )
                 for p in state.proposals
             )
         ),
@@ -193,7 +195,9 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
     cids = _container_ranks(state)
     seqs = _ranks({a.seq for a in state.apps if a is not None and a.phase != _FINISHED})
     # a node reserving nothing is its own slot (its fields are the slot's, in order)
-    node_slots: list[_Slot] = [n if n.reserved == NONE else (n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes]
+    node_slots: list[_Slot] = [
+        n if n.reserved == NONE else (n.live, n.used, n.free, cids[n.reserved]) for n in state.nodes
+    ]
     app_slots: list[_Slot] = [
         _NO_APP if app is None else (
             app.phase, NONE if app.phase == _FINISHED else seqs[app.seq], app.asks, app.used, app.reserved,
@@ -201,12 +205,27 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
         )
         for app in state.apps
     ]  # fmt: skip
-    containers = sorted([(cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers]) if state.containers else []
+    containers = (
+        sorted([(cids[c.cid], c.app, c.node, c.request, c.state) for c in state.containers]) if state.containers else []
+    )
     tied = len(cids) - 1 < len(state.containers)  # two containers share an id (a broken state)
-    proposals = [
-        (p.kind, p.app, p.request, p.node, cids[p.from_reserved], cids[p.release], p.ignore_exclusivity, tuple([cids[c] for c in p.kill]))
-        for p in state.proposals
-    ] if state.proposals else []
+    proposals = (
+        [
+            (
+                p.kind,
+                p.app,
+                p.request,
+                p.node,
+                cids[p.from_reserved],
+                cids[p.release],
+                p.ignore_exclusivity,
+                tuple([cids[c] for c in p.kill]),
+            )
+            for p in state.proposals
+        ]
+        if state.proposals
+        else []
+    )
     marks = tuple(sorted([(cids[cid], at) for cid, at in state.marks])) if state.marks else ()
     killable = tuple([cids[cid] for cid in state.killable]) if state.killable else ()
     # Every renaming's encoding starts with the same five parts, then the node slots it places,
@@ -223,11 +242,17 @@ def canonical_form(symmetry: Symmetry, state: SchedulerState) -> Hashable:
         if node_at is None and app_at is None:  # the identity: nothing moves
             placed_containers, placed_proposals, node_order = containers, sorted(proposals), state.node_order
         else:
-            placed_containers = [(cid, apps[app], nodes[node], request, kind) for cid, app, node, request, kind in containers]
+            placed_containers = [
+                (cid, apps[app], nodes[node], request, kind) for cid, app, node, request, kind in containers
+            ]
             if tied:
                 placed_containers.sort()
             placed_proposals = sorted([(p[0], apps[p[1]], p[2], nodes[p[3]], *p[4:]) for p in proposals])
-            node_order = state.node_order if node_at is None else tuple([tuple([nodes[n] for n in part]) for part in state.node_order])
+            node_order = (
+                state.node_order
+                if node_at is None
+                else tuple([tuple([nodes[n] for n in part]) for part in state.node_order])
+            )
         encoded = (
             state.clock, state.next_container, state.next_app, state.queues, state.users,
             *_spread(placed_nodes), *_spread(placed_apps),

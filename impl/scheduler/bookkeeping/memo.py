@@ -17,8 +17,8 @@ from typing import Any, Generic, TypeVar
 
 from yarnspec.impl.cluster import ContainerId, Queue
 from yarnspec.impl.preemption.result import RoundResult
-from yarnspec.impl.scheduler.state import Proposal, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.state import Proposal, SchedulerState
 from yarnspec.impl.scheduler.world import World
 
 K = TypeVar("K", bound=Hashable)

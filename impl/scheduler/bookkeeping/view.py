@@ -98,4 +98,3 @@ class View:
         """Whether an application asks for anything in a partition."""
         state = self.state.apps[app]
         return state is not None and has_pending(self.world.apps[app], state, partition)
-

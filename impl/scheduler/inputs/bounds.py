@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from yarnspec.impl.errors import InputError
 from yarnspec.impl.scheduler.inputs.specs import WORLD
 
+
 @dataclass(frozen=True)
 class Bounds:
     """Limits that keep the model finite (the explorer enumerates every state below them).

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from yarnspec.impl.config.keys import CAPACITY_PREFIX
 from yarnspec.impl.config.hadoop_xml import HadoopConfiguration
+from yarnspec.impl.config.keys import CAPACITY_PREFIX
 from yarnspec.impl.config.scheduler import SchedulerConfiguration, scheduler_configuration
 from yarnspec.impl.errors import InputError, NotModelled
 from yarnspec.impl.preemption.config import PreemptionConfig
@@ -27,10 +27,12 @@ DEFAULT_SORTING_INTERVAL_MS = 1000
 
 
 #: Multi-node lookup policy classes the model implements (matched on the simple class name).
-SORTING_CLASSES: Mapping[str, NodeSorting] = MappingProxyType({
-    "ResourceUsageMultiNodeLookupPolicy": "resource-usage",
-    "ResourceUsageRatioMultiNodeLookupPolicy": "usage-ratio",
-})
+SORTING_CLASSES: Mapping[str, NodeSorting] = MappingProxyType(
+    {
+        "ResourceUsageMultiNodeLookupPolicy": "resource-usage",
+        "ResourceUsageRatioMultiNodeLookupPolicy": "usage-ratio",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,9 @@ def _sorting_policy(props: HadoopConfiguration) -> tuple[NodeSorting, int]:
     else:
         simple = class_name.rsplit(".", 1)[-1]
     if simple not in SORTING_CLASSES:
-        raise props.invalid(class_key, f"expected one of {', '.join(SORTING_CLASSES)} (a multi-node lookup policy class)")
+        raise props.invalid(
+            class_key, f"expected one of {', '.join(SORTING_CLASSES)} (a multi-node lookup policy class)"
+        )
     interval_key = f"{SORTING_POLICY_KEY}.{name}.sorting-interval.ms"
     interval = props.get_long(interval_key, DEFAULT_SORTING_INTERVAL_MS)
     if interval <= 0:

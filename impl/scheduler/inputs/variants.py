@@ -87,19 +87,25 @@ class Variants:
         return found
 
 
-_RELEASES: Mapping[Variants, str] = MappingProxyType({
-    Variants(False, False, False): "Hadoop 2.7.x",
-    Variants(True, False, False): "Hadoop 2.8.x, 2.9.0-2.9.1, 3.0.x, 3.1.0",
-    Variants(True, True, False): "Hadoop 2.9.2, 2.10.x (no asynchronous scheduling)",
-    Variants(True, False, True): "Hadoop 3.1.1",
-    Variants(): "Hadoop 3.1.2-3.2.x",
-    Variants(yarn_9432=True): "Hadoop 3.3.0",
-    Variants(yarn_9432=True, yarn_10259=True): "Hadoop 3.3.1-3.3.6",
-    Variants(yarn_9432=True, yarn_10259=True, yarn_10293=True): "Hadoop 3.4.x",
-})
+_RELEASES: Mapping[Variants, str] = MappingProxyType(
+    {
+        Variants(False, False, False): "Hadoop 2.7.x",
+        Variants(True, False, False): "Hadoop 2.8.x, 2.9.0-2.9.1, 3.0.x, 3.1.0",
+        Variants(True, True, False): "Hadoop 2.9.2, 2.10.x (no asynchronous scheduling)",
+        Variants(True, False, True): "Hadoop 3.1.1",
+        Variants(): "Hadoop 3.1.2-3.2.x",
+        Variants(yarn_9432=True): "Hadoop 3.3.0",
+        Variants(yarn_9432=True, yarn_10259=True): "Hadoop 3.3.1-3.3.6",
+        Variants(yarn_9432=True, yarn_10259=True, yarn_10293=True): "Hadoop 3.4.x",
+    }
+)
 
 
-def variants(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve = "first-candidate", headroom: HeadroomRule = "yarn-8804") -> Variants:
+def variants(
+    commit: CommitCheck = "yarn-8127",
+    reserve: MultiNodeReserve = "first-candidate",
+    headroom: HeadroomRule = "yarn-8804",
+) -> Variants:
     """The rule record named by a commit rule, a multi-node reservation rule and a
     blocked-headroom rule (an :class:`InputError` naming the unknown one).
 
@@ -108,11 +114,17 @@ def variants(commit: CommitCheck = "yarn-8127", reserve: MultiNodeReserve = "fir
     ``yarn-10293`` (3.4.x, with both). ``headroom``: ``yarn-8804`` (with YARN-4280),
     ``yarn-4280`` alone, ``pre-4280`` (2.7.x)."""
     if commit not in COMMIT_CHECKS:
-        raise InputError(WORLD, "variants.commit", f"unknown commit check {commit!r}; known: {', '.join(COMMIT_CHECKS)}")
+        raise InputError(
+            WORLD, "variants.commit", f"unknown commit check {commit!r}; known: {', '.join(COMMIT_CHECKS)}"
+        )
     if reserve not in MULTI_NODE_RESERVES:
-        raise InputError(WORLD, "variants.reserve", f"unknown reservation rule {reserve!r}; known: {', '.join(MULTI_NODE_RESERVES)}")
+        raise InputError(
+            WORLD, "variants.reserve", f"unknown reservation rule {reserve!r}; known: {', '.join(MULTI_NODE_RESERVES)}"
+        )
     if headroom not in HEADROOM_RULES:
-        raise InputError(WORLD, "variants.headroom", f"unknown headroom rule {headroom!r}; known: {', '.join(HEADROOM_RULES)}")
+        raise InputError(
+            WORLD, "variants.headroom", f"unknown headroom rule {headroom!r}; known: {', '.join(HEADROOM_RULES)}"
+        )
     level = MULTI_NODE_RESERVES.index(reserve)
     return Variants(
         yarn_4280=headroom != "pre-4280",
@@ -140,4 +152,6 @@ def check_variants(variants: Variants) -> None:
             raise InputError(WORLD, f"variants.{name}", f"expected true or false, found {value!r}")
     for rule, needed in _REQUIRES:
         if getattr(variants, rule) and not getattr(variants, needed):
-            raise InputError(WORLD, f"variants.{rule}", f"{rule} needs {needed} (no Hadoop release has one without the other)")
+            raise InputError(
+                WORLD, f"variants.{rule}", f"{rule} needs {needed} (no Hadoop release has one without the other)"
+            )

@@ -38,8 +38,8 @@ from collections.abc import Iterable
 
 from yarnspec.impl.resources import ZERO, Resource
 from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
-from yarnspec.impl.scheduler.state import TrackedContainer, ContainerState, SchedulerState
 from yarnspec.impl.scheduler.bookkeeping.view import View
+from yarnspec.impl.scheduler.state import ContainerState, SchedulerState, TrackedContainer
 from yarnspec.impl.scheduler.world import World
 
 
@@ -157,4 +157,3 @@ def _total(containers: Iterable[TrackedContainer]) -> Resource:
     for container in containers:
         total = total + container.resource
     return total
-

@@ -4,9 +4,9 @@ killable containers when an allocation takes it above its maximum (see :mod:`.ki
 from __future__ import annotations
 
 from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
+from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.environment_effects import end_container
 from yarnspec.impl.scheduler.monitor.killable import queue_killable
-from yarnspec.impl.scheduler.bookkeeping.view import View
 
 
 def kill_for_allocation(edit: Edit, leaf: int, kill: tuple[int, ...]) -> None:

@@ -26,19 +26,28 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
-from yarnspec.impl.cluster import Application, ClusterSnapshot, Container, ContainerId, Node, Partition, Queue, QueuePartition
+from yarnspec.impl.cluster import (
+    Application,
+    ClusterSnapshot,
+    Container,
+    ContainerId,
+    Node,
+    Partition,
+    Queue,
+    QueuePartition,
+)
 from yarnspec.impl.config.build import queues_for_snapshot
 from yarnspec.impl.preemption.policy import edit_schedule
 from yarnspec.impl.preemption.result import EventType, PolicyState, RoundResult
 from yarnspec.impl.resources import ZERO, Resource
+from yarnspec.impl.scheduler.allocation.limits import pending_considering_user_limit, user_limit
+from yarnspec.impl.scheduler.allocation.scheduling_mode import RESPECT
 from yarnspec.impl.scheduler.bookkeeping.accounting import Edit
+from yarnspec.impl.scheduler.bookkeeping.memo import Memo, memo_for
+from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.environment_effects import end_container
 from yarnspec.impl.scheduler.monitor.killable import lazy, mark_killable, queue_killable_resource
-from yarnspec.impl.scheduler.allocation.limits import pending_considering_user_limit, user_limit
-from yarnspec.impl.scheduler.bookkeeping.memo import Memo, memo_for
-from yarnspec.impl.scheduler.allocation.scheduling_mode import RESPECT
 from yarnspec.impl.scheduler.state import AppPhase, ContainerState, SchedulerState
-from yarnspec.impl.scheduler.bookkeeping.view import View
 from yarnspec.impl.scheduler.world import World
 
 
@@ -149,7 +158,9 @@ def _monitor_inputs(world: World, state: SchedulerState) -> Hashable:
     return (live, state.queues, state.users, state.apps, containers, state.clock, state.marks, state.killable)
 
 
-def policy_round(world: World, state: SchedulerState, memo: Memo | None = None) -> tuple[RoundResult, Mapping[ContainerId, int]]:
+def policy_round(
+    world: World, state: SchedulerState, memo: Memo | None = None
+) -> tuple[RoundResult, Mapping[ContainerId, int]]:
     """:func:`edit_schedule` on the state's snapshot at its clock, continuing from its marks,
     and the policy's container ids to the model's; remembered in the memo per distinct monitor
     inputs (many explored states differ only in what the monitor does not read)."""
@@ -162,7 +173,12 @@ def policy_round(world: World, state: SchedulerState, memo: Memo | None = None) 
         snap = snapshot(world, state, memo)
         by_id: Mapping[ContainerId, int] = {c.container_id: c.container_id.number for c in snap.containers}
         prior = PolicyState(
-            {ContainerId(application_id(state, c.app), c.cid): at for c in state.containers for cid, at in state.marks if cid == c.cid}
+            {
+                ContainerId(application_id(state, c.app), c.cid): at
+                for c in state.containers
+                for cid, at in state.marks
+                if cid == c.cid
+            }
         )
         return edit_schedule(snap, config, world.calculator, state.clock, prior), by_id
 
@@ -255,7 +271,5 @@ def run_monitor(world: World, state: SchedulerState, memo: Memo | None = None) -
                 killed.append(cid)
     edit.marks = {by_id[container_id]: at for container_id, at in result.state.marks.items() if container_id in by_id}
     edit.monitor_at = state.clock
-    marked = tuple(
-        by_id[e.container_id] for e in result.events if e.kind == EventType.MARK_CONTAINER_FOR_PREEMPTION
-    )
+    marked = tuple(by_id[e.container_id] for e in result.events if e.kind == EventType.MARK_CONTAINER_FOR_PREEMPTION)
     return MonitorResult(edit.freeze(), result, tuple(killed), tuple(unreserved), marked)

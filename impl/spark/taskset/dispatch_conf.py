@@ -36,15 +36,17 @@ DEFAULT_LOCALITY_WAIT = "3s"
 _CONF_SOURCE = "<spark conf>"
 
 #: Spark's time-string suffixes (``JavaUtils.timeSuffixes``) as microseconds per unit.
-_MICROS_PER_UNIT = MappingProxyType({
-    "us": 1,
-    "ms": 1_000,
-    "s": 1_000_000,
-    "m": 60_000_000,
-    "min": 60_000_000,
-    "h": 3_600_000_000,
-    "d": 86_400_000_000,
-})
+_MICROS_PER_UNIT = MappingProxyType(
+    {
+        "us": 1,
+        "ms": 1_000,
+        "s": 1_000_000,
+        "m": 60_000_000,
+        "min": 60_000_000,
+        "h": 3_600_000_000,
+        "d": 86_400_000_000,
+    }
+)
 _TIME_STRING = re.compile(r"(-?[0-9]+)([a-z]+)?")
 
 
@@ -193,8 +195,12 @@ class DispatchConf:
             variant = replace(variant, legacy_reset_on_task_launch=parse_flag(conf[LEGACY_RESET], LEGACY_RESET))
         speculation = SpeculationConf(
             enabled=parse_flag(conf.get(SPECULATION, False), SPECULATION),
-            multiplier=_parse_number(conf.get(SPECULATION_MULTIPLIER, variant.default_speculation_multiplier), SPECULATION_MULTIPLIER),
-            quantile=_parse_number(conf.get(SPECULATION_QUANTILE, variant.default_speculation_quantile), SPECULATION_QUANTILE),
+            multiplier=_parse_number(
+                conf.get(SPECULATION_MULTIPLIER, variant.default_speculation_multiplier), SPECULATION_MULTIPLIER
+            ),
+            quantile=_parse_number(
+                conf.get(SPECULATION_QUANTILE, variant.default_speculation_quantile), SPECULATION_QUANTILE
+            ),
             min_task_runtime_ms=parse_time_ms(
                 conf.get(SPECULATION_MIN_RUNTIME, DEFAULT_MIN_TASK_RUNTIME_MS), SPECULATION_MIN_RUNTIME
             ),

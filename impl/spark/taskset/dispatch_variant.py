@@ -13,6 +13,7 @@ from types import MappingProxyType
 from yarnspec.impl.spark.collection_order import CollectionOrder
 from yarnspec.impl.spark.percentile_heap import PercentileHeap34
 
+
 class SpeculationMedian(enum.Enum):
     """How ``checkSpeculatableTasks`` reads the "median" of the successful durations ``d``
     (sorted ascending, ``n`` of them)."""
@@ -88,7 +89,9 @@ _SPARK_3_4 = DispatchVariant(
     default_speculation_quantile=0.75,
     collection_order=CollectionOrder.SCALA_2_12,
 )
-_SPARK_3_1 = replace(_SPARK_3_4, launching_loss_not_counted=False, speculation_median=SpeculationMedian.AVERAGE_OF_MIDDLE)
+_SPARK_3_1 = replace(
+    _SPARK_3_4, launching_loss_not_counted=False, speculation_median=SpeculationMedian.AVERAGE_OF_MIDDLE
+)
 _SPARK_3_0 = replace(
     _SPARK_3_1, legacy_reset_on_task_launch=True, jump_to_new_best_level=False, decommission_aware_liveness=False
 )
@@ -100,16 +103,18 @@ _SPARK_2_0 = replace(_SPARK_2_2, speculation_median=SpeculationMedian.SORTED_ROU
 #: 2.12's (their default builds; a ``_2.13`` build of 3.2-3.5 is the same variant with
 #: ``collection_order=CollectionOrder.SCALA_2_13``); 2.x and 1.x (Scala 2.10 / 2.11 / 2.12
 #: builds) are walked in insertion order, which is not their real order.
-VARIANTS: Mapping[str, DispatchVariant] = MappingProxyType({
-    "spark-4.0": DispatchVariant(collection_order=CollectionOrder.SCALA_2_13),
-    "spark-3.5": replace(_SPARK_3_4, speculation_median=SpeculationMedian.UPPER_MIDDLE),
-    "spark-3.4": _SPARK_3_4,
-    "spark-3.1-3.3": _SPARK_3_1,
-    "spark-3.0": _SPARK_3_0,
-    "spark-2.2-2.4": _SPARK_2_2,
-    "spark-2.0-2.1": _SPARK_2_0,
-    "spark-1.2": replace(_SPARK_2_0, skip_levels_without_tasks=False),
-})
+VARIANTS: Mapping[str, DispatchVariant] = MappingProxyType(
+    {
+        "spark-4.0": DispatchVariant(collection_order=CollectionOrder.SCALA_2_13),
+        "spark-3.5": replace(_SPARK_3_4, speculation_median=SpeculationMedian.UPPER_MIDDLE),
+        "spark-3.4": _SPARK_3_4,
+        "spark-3.1-3.3": _SPARK_3_1,
+        "spark-3.0": _SPARK_3_0,
+        "spark-2.2-2.4": _SPARK_2_2,
+        "spark-2.0-2.1": _SPARK_2_0,
+        "spark-1.2": replace(_SPARK_2_0, skip_levels_without_tasks=False),
+    }
+)
 
 #: The variant a case or a command uses when none is named.
 DEFAULT_VARIANT = "spark-4.0"

@@ -38,7 +38,10 @@ class TaskSet:
         """A task set from one preference list per task; a location may be given in Spark's
         string form (``"host1"``, ``"executor_host1_3"``, ``"hdfs_cache_host1"``)."""
         preferences = tuple(
-            tuple(parse_task_location(loc, f"tasks[{i}][{j}]") if isinstance(loc, str) else loc for j, loc in enumerate(prefs))
+            tuple(
+                parse_task_location(loc, f"tasks[{i}][{j}]") if isinstance(loc, str) else loc
+                for j, loc in enumerate(prefs)
+            )
             for i, prefs in enumerate(tasks)
         )
         return cls(stage_id, stage_attempt_id, priority, preferences, barrier, shuffle_map)

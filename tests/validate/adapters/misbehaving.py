@@ -34,9 +34,14 @@ def main() -> None:
                 continue
         if request["op"] == "hello":
             contracts = [] if MODE == "no-contract" else CONTRACTS
-            print(json.dumps({"id": rid, "output": {"name": "misbehaving", "version": "0", "contracts": contracts}}), flush=True)
+            print(
+                json.dumps({"id": rid, "output": {"name": "misbehaving", "version": "0", "contracts": contracts}}),
+                flush=True,
+            )
             continue
-        print(json.dumps({"id": rid, "output": {"nodes": [None] * request["input"].get("num_containers", 0)}}), flush=True)
+        print(
+            json.dumps({"id": rid, "output": {"nodes": [None] * request["input"].get("num_containers", 0)}}), flush=True
+        )
 
 
 main()

@@ -20,7 +20,10 @@ def main() -> None:
         op, payload = request["op"], request["input"]
         if op == "hello":
             adapter = REFERENCE_ADAPTERS[payload["contract"]]()
-            reply = {"id": request["id"], "output": {"name": "reference_process", "version": "1", "contracts": sorted(REFERENCE_ADAPTERS)}}
+            reply = {
+                "id": request["id"],
+                "output": {"name": "reference_process", "version": "1", "contracts": sorted(REFERENCE_ADAPTERS)},
+            }
         else:
             method = getattr(adapter, op, None)
             try:

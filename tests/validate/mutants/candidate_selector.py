@@ -26,7 +26,11 @@ def _on_round(round_class: type) -> type:
         with patch.object(reference, "PreemptionRound", round_class):
             return CandidateSelector.select_candidates(self, input)
 
-    return type(round_class.__name__, (CandidateSelector,), {"select_candidates": select_candidates, "__doc__": round_class.__doc__})
+    return type(
+        round_class.__name__,
+        (CandidateSelector,),
+        {"select_candidates": select_candidates, "__doc__": round_class.__doc__},
+    )
 
 
 AmContainersNotSpared = _on_round(preemption.AmContainersForgotten)
@@ -40,7 +44,9 @@ class VictimOrderReversed(CandidateSelector):
     """Takes an application's containers oldest first instead of newest first."""
 
     def select_candidates(self, input: dict[str, Any]) -> dict[str, Any]:
-        with patch.object(container_index, "victim_order_of_containers", lambda cs: victim_order_of_containers(cs)[::-1]):
+        with patch.object(
+            container_index, "victim_order_of_containers", lambda cs: victim_order_of_containers(cs)[::-1]
+        ):
             return super().select_candidates(input)
 
 
@@ -65,7 +71,9 @@ class EarlierSelectionsIncluded(CandidateSelector):
     def select_candidates(self, input: dict[str, Any]) -> dict[str, Any]:
         answer = super().select_candidates(input)
         if input["selector"] != "fifo":
-            answer["selected"] = answer["selected"] + super().select_candidates({**input, "selector": "fifo"})["selected"]
+            answer["selected"] = (
+                answer["selected"] + super().select_candidates({**input, "selector": "fifo"})["selected"]
+            )
         return answer
 
 

@@ -74,7 +74,9 @@ class FailedTaskNotRequeued(Dispatch):
     def step(self, op: str, input: dict[str, Any]) -> dict[str, Any]:
         if op != "handle_failed_task":
             return super().step(op, input)
-        with patch.object(TaskSetManager, "add_pending_task", lambda self, index, resolve_racks=True, speculative=False: None):
+        with patch.object(
+            TaskSetManager, "add_pending_task", lambda self, index, resolve_racks=True, speculative=False: None
+        ):
             return super().step(op, input)
 
 
@@ -82,7 +84,9 @@ class SuccessIgnored(Dispatch):
     """Drops the success reports: the task keeps running."""
 
     def step(self, op: str, input: dict[str, Any]) -> dict[str, Any]:
-        return super().step("observe" if op == "handle_successful_task" else op, {} if op == "handle_successful_task" else input)
+        return super().step(
+            "observe" if op == "handle_successful_task" else op, {} if op == "handle_successful_task" else input
+        )
 
 
 class PriorityReversed(Dispatch):

@@ -75,7 +75,9 @@ class HintsSorted(Placement):
     """Reads the hint map in host-name order instead of the driver's order."""
 
     def locality_of_requested_containers(self, input: dict[str, Any]) -> dict[str, Any]:
-        return super().locality_of_requested_containers({**input, "host_to_local_task_count": sorted(input["host_to_local_task_count"])})
+        return super().locality_of_requested_containers(
+            {**input, "host_to_local_task_count": sorted(input["host_to_local_task_count"])}
+        )
 
 
 class AwareTasksFromCounts(Placement):

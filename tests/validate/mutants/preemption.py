@@ -43,7 +43,9 @@ class VictimOrderReversed(PreemptionRound):
     """Takes an application's containers oldest first instead of newest first."""
 
     def edit_schedule(self, input: dict[str, Any]) -> dict[str, Any]:
-        with patch.object(container_index, "victim_order_of_containers", lambda cs: victim_order_of_containers(cs)[::-1]):
+        with patch.object(
+            container_index, "victim_order_of_containers", lambda cs: victim_order_of_containers(cs)[::-1]
+        ):
             return super().edit_schedule(input)
 
 
