@@ -18,6 +18,7 @@ from yarnspec.checks.conformance import runner
 from yarnspec.checks.conformance.mock_rm import run_case
 from yarnspec.checks.conformance.outcome import ExpectationMismatch, CaseVerdict
 from yarnspec.checks.conformance.paths import BUILTIN_CASES
+from yarnspec.impl.config.keys import LAZY_PREEMPTION_ENABLED
 
 FOLDER = BUILTIN_CASES / "hadoop-lazy-preemption" / "TestCapacitySchedulerLazyPreemption"
 #: The upstream class's test methods at release-3.3.0-RC0 (read from the Java file), with the
