@@ -126,8 +126,8 @@ def load_world(
     True
     >>> world.units.describe()
     '1 unit = 1024 MB, 1 vcore (the minimum allocation)'
-    >>> [(v.name, v.property, v.expected) for v in world.scenario.variants]
-    [('heartbeat', 'invariants', 'holds'), ('async', 'invariants', 'holds')]
+    >>> [(v.name, v.property, v.expected.value) for v in world.scenario.variants]
+    [('heartbeat', 'invariants', 'not-refuted'), ('async', 'invariants', 'not-refuted')]
     >>> load_world("no-such-world.toml")
     Traceback (most recent call last):
     ...

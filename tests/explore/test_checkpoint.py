@@ -253,17 +253,17 @@ def test_a_fault_of_the_model_on_resumed_states_is_one_line_and_in_a_fresh_run_i
     """A forged checkpoint whose parts fit together can still hold states the model fails on
     further on: on resume that is one line naming the checkpoint; without --resume the fault
     is the model's own and propagates as before."""
-    from yarnspec.checks.explore.partition import Partition
+    from yarnspec.checks.explore.partition import SearchPartition
 
     saved = tmp_path / "run.ckpt"
     explore_partitioned(
         toy_source(3, 3, 2), workers=2, backend=inline, max_states=60, checkpoint=str(saved), show_progress=False
     )
 
-    def failing(self: Partition, deadline: float | None) -> Any:
+    def failing(self: SearchPartition, deadline: float | None) -> Any:
         raise RuntimeError("no such node\nn9")
 
-    monkeypatch.setattr(Partition, "expand", failing)
+    monkeypatch.setattr(SearchPartition, "expand", failing)
     with pytest.raises(
         InputError, match=r"run.ckpt: --resume: the search failed on states from this checkpoint \(RuntimeError: n9\)"
     ):
@@ -279,12 +279,12 @@ def test_a_search_routed_by_fingerprint_resumes_routed_by_fingerprint(
     is saved with the counts and restored, so a resumed run's states keep their owners and
     the run ends with the uninterrupted counts (before, the resumed run routed by hash)."""
     from yarnspec.checks.explore.backends import ProcessBackend
-    from yarnspec.checks.explore.partition import Partition
+    from yarnspec.checks.explore.partition import SearchPartition
 
-    def disagreeing(self: Partition, limit: int) -> list[int]:
+    def disagreeing(self: SearchPartition, limit: int) -> list[int]:
         return [self.index]
 
-    monkeypatch.setattr(Partition, "probe", disagreeing)  # the forked workers inherit it
+    monkeypatch.setattr(SearchPartition, "probe", disagreeing)  # the forked workers inherit it
 
     def processes(count: int, source: ModelSource, options: Any) -> ProcessBackend:
         return ProcessBackend(count, source, options, method="fork")

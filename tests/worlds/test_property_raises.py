@@ -19,7 +19,7 @@ from yarnspec.spec.property_guard import PropertyRaised, guarded
 #: A plug-in whose properties fail once an application has been submitted (depth 1 on).
 PLUGIN = '''
 from yarnspec.spec.property_catalogue import ProgressProperty
-from yarnspec.spec.scheduler.invariants import Invariant
+from yarnspec.spec.scheduler.invariants import SchedulerInvariant
 
 
 def _submitted(state):
@@ -39,7 +39,7 @@ def premise(world, state):
 
 def properties():
     return [
-        Invariant("fragile-invariant", "raises once an app is submitted", "a test", fragile),
+        SchedulerInvariant("fragile-invariant", "raises once an app is submitted", "a test", fragile),
         ProgressProperty("fragile-progress", premise=premise),
     ]
 '''
